@@ -1,0 +1,1 @@
+//! One module per `sgw` subcommand. Each exposes `Args` (clap) and `run`.

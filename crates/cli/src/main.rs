@@ -1,0 +1,61 @@
+//! `sgw` — the Search Gateway command line.
+
+mod cmd;
+mod exit;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Evidence-first search: a fallback chain of providers with trust tiers,
+/// confidence scores and structured failure codes.
+#[derive(Debug, Parser)]
+#[command(name = "sgw", version, about, long_about = None)]
+struct Cli {
+    /// More log output (-v info, -vv debug, -vvv trace). `RUST_LOG` overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {}
+
+fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    init_tracing(cli.verbose);
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(err) => {
+            return exit::report(Err(exit::CliError::Io(format!(
+                "cannot start runtime: {err}"
+            ))));
+        }
+    };
+    exit::report(runtime.block_on(async move { match cli.command {} }))
+}

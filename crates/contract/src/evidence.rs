@@ -1,0 +1,179 @@
+//! Evidence: what a provider hands back for one source it read.
+
+use crate::SourceTier;
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+/// A verbatim span of [`Evidence::text`]: `text[start..end] == passage.text`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Passage {
+    /// Byte offset of the first byte in the evidence text.
+    pub start: usize,
+    /// Byte offset one past the last byte.
+    pub end: usize,
+    /// The span itself.
+    pub text: String,
+    /// Relevance to the query (higher is better; scale is the ranker's).
+    pub score: f64,
+}
+
+impl Passage {
+    /// Builds a passage from offsets into `text`; `None` when the offsets are
+    /// out of range or not on character boundaries.
+    pub fn from_span(text: &str, start: usize, end: usize, score: f64) -> Option<Passage> {
+        let span = text.get(start..end)?;
+        Some(Passage {
+            start,
+            end,
+            text: span.to_string(),
+            score,
+        })
+    }
+}
+
+/// HTTP validators kept for conditional revalidation (ETag / Last-Modified).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HttpValidators {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+}
+
+impl HttpValidators {
+    pub fn is_empty(&self) -> bool {
+        self.etag.is_none() && self.last_modified.is_none()
+    }
+}
+
+/// Document metadata as extracted (all optional).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceMetadata {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub authors: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modified_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical_url: Option<String>,
+    /// For archived copies: the date the snapshot was taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot_at: Option<String>,
+}
+
+/// One source a provider read, with everything the orchestrator needs to
+/// classify, score, store and cite it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// The URL that was asked for.
+    pub url: Url,
+    /// The URL after redirects, when different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_url: Option<Url>,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<String>,
+    /// RFC 3339 timestamp or `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_at: Option<String>,
+    /// The extracted main text (passages point into it).
+    pub text: String,
+    /// Passages ranked against the query, best first.
+    #[serde(default)]
+    pub passages: Vec<Passage>,
+    #[serde(default)]
+    pub metadata: EvidenceMetadata,
+    /// The provider's tier hint. The orchestrator decides the final tier
+    /// (registry → rules → this hint) and never upgrades user evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier_hint: Option<SourceTier>,
+    /// True when only a search-engine snippet was seen, not the page: such a
+    /// lead is never more than GENERAL_WEB.
+    #[serde(default)]
+    pub snippet_only: bool,
+    /// blake3 of the normalized text (identical content counts once).
+    pub content_hash: String,
+    /// How the text was obtained (`html`, `feed`, `pdf`, `json-api`, `snippet`, `cache`, …).
+    pub extraction_method: String,
+    #[serde(default)]
+    pub validators: HttpValidators,
+    /// Set when the evidence already lives in the store (cache hits, human intake).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_id: Option<String>,
+    /// True when the body was cut at a cap (SEARCH_RESULT_TRUNCATED applies).
+    #[serde(default)]
+    pub truncated: bool,
+}
+
+impl Evidence {
+    /// Evidence with the required fields; the rest defaulted.
+    pub fn new(
+        url: Url,
+        title: impl Into<String>,
+        text: impl Into<String>,
+        method: impl Into<String>,
+    ) -> Evidence {
+        let text = text.into();
+        Evidence {
+            content_hash: content_hash(&text),
+            url,
+            final_url: None,
+            title: title.into(),
+            publisher: None,
+            published_at: None,
+            text,
+            passages: Vec::new(),
+            metadata: EvidenceMetadata::default(),
+            tier_hint: None,
+            snippet_only: false,
+            extraction_method: method.into(),
+            validators: HttpValidators::default(),
+            evidence_id: None,
+            truncated: false,
+        }
+    }
+
+    /// The URL whose host decides the tier: the final URL after redirects.
+    pub fn effective_url(&self) -> &Url {
+        self.final_url.as_ref().unwrap_or(&self.url)
+    }
+}
+
+/// blake3 (hex) of the text with whitespace runs collapsed, so the same
+/// content served with different layout hashes the same.
+pub fn content_hash(text: &str) -> String {
+    let mut hasher = blake3::Hasher::new();
+    let mut first = true;
+    for word in text.split_whitespace() {
+        if !first {
+            hasher.update(b" ");
+        }
+        first = false;
+        hasher.update(word.as_bytes());
+    }
+    hasher.finalize().to_hex().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_hash_ignores_layout() {
+        assert_eq!(content_hash("a  b\n c"), content_hash("a b c"));
+        assert_ne!(content_hash("a b c"), content_hash("a b d"));
+    }
+
+    #[test]
+    fn passage_from_span_checks_bounds_and_boundaries() {
+        let text = "héllo world";
+        let p = Passage::from_span(text, 7, 12, 1.0).unwrap();
+        assert_eq!(&text[p.start..p.end], p.text);
+        assert!(
+            Passage::from_span(text, 2, 3, 1.0).is_none(),
+            "inside a multibyte char"
+        );
+        assert!(Passage::from_span(text, 5, 99, 1.0).is_none());
+    }
+}

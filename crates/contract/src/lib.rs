@@ -1,0 +1,30 @@
+#![doc = include_str!("../README.md")]
+
+mod attempt;
+mod evidence;
+mod failure;
+mod provider;
+mod request;
+mod result;
+mod scoring;
+mod tier;
+
+pub use attempt::{Attempt, AttemptOutcome};
+pub use evidence::{Evidence, EvidenceMetadata, HttpValidators, Passage, content_hash};
+pub use failure::{FailureCode, UnknownFailureCode, classify_http_or_extraction_failure};
+pub use provider::{
+    BuildContext, EvidenceSink, FactoryError, Provider, ProviderCall, ProviderError,
+    ProviderFactory, ProviderReport, Services, factories, factory,
+};
+pub use request::{
+    CacheKey, FieldKind, FieldSpec, Hints, PlannedSource, SearchRequest, normalize_query,
+};
+pub use result::{
+    Answer, AnswerField, AnswerPassage, ConfidenceLevel, EvidenceSource, FieldCandidate,
+    SearchResult, build_result, confidence_level,
+};
+pub use scoring::{Penalties, Scoring, TierBases, score_sources};
+pub use tier::{SourceTier, UnknownTier};
+
+/// Re-exported so adapter crates register factories without naming `inventory` themselves.
+pub use inventory;

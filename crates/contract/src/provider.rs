@@ -1,0 +1,234 @@
+//! The `Provider` trait every adapter implements, and the factory registry.
+
+use crate::{Attempt, CacheKey, Evidence, FailureCode, PlannedSource, SearchRequest, SearchResult};
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Everything a provider is told about one run.
+#[derive(Debug, Clone, Copy)]
+pub struct ProviderCall<'a> {
+    /// The chain step being run.
+    pub step: &'a str,
+    /// This provider instance's name.
+    pub provider: &'a str,
+    pub request: &'a SearchRequest,
+    /// The decided topic type and cache key.
+    pub key: &'a CacheKey,
+    /// Registry sources planning chose for this request (best fit first).
+    pub sources: &'a [PlannedSource],
+    /// The whole run's deadline; the orchestrator also enforces the provider's timeout.
+    pub deadline: Instant,
+    /// The attempts made by earlier steps (human intake reports what was tried).
+    pub prior_attempts: &'a [Attempt],
+    /// How many pieces of evidence are useful at most.
+    pub max_sources: usize,
+}
+
+impl ProviderCall<'_> {
+    /// Time left before the deadline.
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+}
+
+/// What a provider found.
+#[derive(Debug, Clone, Default)]
+pub struct ProviderReport {
+    /// Evidence read (possibly none).
+    pub evidence: Vec<Evidence>,
+    /// Per-target attempts (one per URL fetched, say). Each failed one carries its code.
+    pub attempts: Vec<Attempt>,
+    /// Result-level codes the provider observed (EVIDENCE_CACHE_MISS, EVIDENCE_CACHE_STALE, …).
+    pub codes: Vec<FailureCode>,
+    /// True when the evidence came from the evidence cache.
+    pub from_cache: bool,
+    /// Set by human intake: the request it opened.
+    pub human_request_id: Option<String>,
+    pub notes: Vec<String>,
+}
+
+/// A provider-level failure: the provider as a whole could not run
+/// (engine CAPTCHA'd, rate limited, misconfigured). Feeds suspension.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ProviderError {
+    pub code: FailureCode,
+    pub message: String,
+    pub http_status: Option<u16>,
+    /// From a `Retry-After` header: suspension uses it when longer than the policy's.
+    pub retry_after: Option<Duration>,
+    /// Per-target attempts made before failing.
+    pub attempts: Vec<Attempt>,
+}
+
+impl ProviderError {
+    pub fn new(code: FailureCode, message: impl Into<String>) -> ProviderError {
+        ProviderError {
+            code,
+            message: message.into(),
+            http_status: None,
+            retry_after: None,
+            attempts: Vec::new(),
+        }
+    }
+
+    /// Whether retrying later can help (see [`FailureCode::is_temporary`]).
+    pub fn is_temporary(&self) -> bool {
+        self.code.is_temporary()
+    }
+}
+
+/// One retrieval adapter. Implementations hold no politeness, retry or SSRF
+/// logic: the network layer and the orchestrator own those.
+#[async_trait::async_trait]
+pub trait Provider: Send + Sync {
+    async fn run(&self, call: &ProviderCall<'_>) -> Result<ProviderReport, ProviderError>;
+}
+
+/// Where the orchestrator keeps the evidence a result used.
+#[async_trait::async_trait]
+pub trait EvidenceSink: Send + Sync {
+    /// Persists every piece of `used` evidence (each already has its
+    /// `evidence_id`) and the cache entry for `key` pointing at `result`.
+    async fn persist(
+        &self,
+        key: &CacheKey,
+        result: &SearchResult,
+        used: &[Evidence],
+    ) -> Result<(), String>;
+}
+
+/// A type map of shared services (the HTTP client, the evidence store, …)
+/// handed to factories, so the contract need not know their types.
+#[derive(Clone, Default)]
+pub struct Services {
+    map: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl fmt::Debug for Services {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Services")
+            .field("len", &self.map.len())
+            .finish()
+    }
+}
+
+impl Services {
+    pub fn new() -> Services {
+        Services::default()
+    }
+
+    /// Adds (or replaces) the service of type `T`.
+    pub fn insert<T: Any + Send + Sync>(&mut self, service: Arc<T>) -> &mut Self {
+        self.map.insert(TypeId::of::<T>(), service);
+        self
+    }
+
+    /// The service of type `T`, if one was inserted.
+    pub fn get<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        self.map
+            .get(&TypeId::of::<T>())
+            .cloned()
+            .and_then(|s| s.downcast::<T>().ok())
+    }
+
+    /// Like [`Services::get`], with an error naming the missing service.
+    pub fn require<T: Any + Send + Sync>(&self) -> Result<Arc<T>, FactoryError> {
+        self.get::<T>()
+            .ok_or(FactoryError::MissingService(std::any::type_name::<T>()))
+    }
+}
+
+/// What a factory is given besides its own config.
+#[derive(Debug, Clone)]
+pub struct BuildContext {
+    /// The provider instance's name.
+    pub name: String,
+    /// The chain step it is bound to.
+    pub step: String,
+    /// The directory of the policy file (relative paths in configs resolve against it).
+    pub policy_dir: Option<PathBuf>,
+    pub services: Services,
+}
+
+/// Why a provider could not be built.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum FactoryError {
+    /// The `config:` block is wrong; `field` is a path inside it when known.
+    #[error("{}{message}", field.as_ref().map(|f| format!("{f}: ")).unwrap_or_default())]
+    Config {
+        field: Option<String>,
+        message: String,
+    },
+    /// A service the provider needs was not supplied.
+    #[error("the provider needs the service `{0}`, which the gateway was built without")]
+    MissingService(&'static str),
+}
+
+impl FactoryError {
+    pub fn config(message: impl Into<String>) -> FactoryError {
+        FactoryError::Config {
+            field: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// Builds a provider from its `config:` (as JSON) and the build context.
+pub type BuildFn = fn(&serde_json::Value, &BuildContext) -> Result<Arc<dyn Provider>, FactoryError>;
+
+/// A provider kind, registered by its crate with `inventory::submit!`:
+///
+/// ```ignore
+/// sgw_contract::inventory::submit! {
+///     sgw_contract::ProviderFactory {
+///         kind: "feed",
+///         step: "structured_api_or_feed",
+///         crate_name: env!("CARGO_PKG_NAME"),
+///         description: "RSS, Atom and JSON Feed entries ranked by relevance and recency",
+///         build: build_feed,
+///     }
+/// }
+/// ```
+#[derive(Clone, Copy)]
+pub struct ProviderFactory {
+    /// The `kind:` value a policy uses.
+    pub kind: &'static str,
+    /// The chain step this kind is designed for.
+    pub step: &'static str,
+    /// The crate (and facade feature) it comes from.
+    pub crate_name: &'static str,
+    pub description: &'static str,
+    pub build: BuildFn,
+}
+
+impl fmt::Debug for ProviderFactory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProviderFactory")
+            .field("kind", &self.kind)
+            .field("step", &self.step)
+            .field("crate_name", &self.crate_name)
+            .finish()
+    }
+}
+
+inventory::collect!(ProviderFactory);
+
+/// Every factory linked into this binary, sorted by kind (inventory's order is unspecified).
+pub fn factories() -> Vec<&'static ProviderFactory> {
+    let mut all: Vec<_> = inventory::iter::<ProviderFactory>.into_iter().collect();
+    all.sort_by_key(|f| f.kind);
+    all.dedup_by_key(|f| f.kind);
+    all
+}
+
+/// The linked factory for `kind`.
+pub fn factory(kind: &str) -> Option<&'static ProviderFactory> {
+    inventory::iter::<ProviderFactory>
+        .into_iter()
+        .find(|f| f.kind == kind)
+}

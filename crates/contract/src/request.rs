@@ -1,0 +1,263 @@
+//! What a caller asks for, and the cache key derived from it.
+
+use crate::SourceTier;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+use unicode_normalization::UnicodeNormalization;
+
+/// The kind of a typed answer field.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "pattern")]
+pub enum FieldKind {
+    /// A calendar date, normalized to `YYYY-MM-DD`.
+    Date,
+    /// A plain number.
+    Number,
+    /// An amount with a currency.
+    Money,
+    /// A percentage.
+    Percent,
+    /// Text matched by a regular expression (first capture group if any).
+    Text(String),
+}
+
+/// A requested typed answer field, written `NAME:KIND` on the command line
+/// (`deadline:date`, `fee:money`, `code:text=[A-Z]{3}\d+`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FieldSpec {
+    pub name: String,
+    #[serde(flatten)]
+    pub kind: FieldKind,
+}
+
+/// Why a `NAME:KIND` string is not a field spec.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "bad field spec `{spec}`: {reason} (expected NAME:KIND with KIND one of date, number, money, percent, text=REGEX)"
+)]
+pub struct FieldSpecError {
+    pub spec: String,
+    pub reason: &'static str,
+}
+
+impl FromStr for FieldSpec {
+    type Err = FieldSpecError;
+    fn from_str(spec: &str) -> Result<Self, Self::Err> {
+        let err = |reason| FieldSpecError {
+            spec: spec.to_string(),
+            reason,
+        };
+        let (name, kind) = spec.split_once(':').ok_or_else(|| err("missing `:`"))?;
+        let name = name.trim();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(err("the name must be letters, digits, `_` or `-`"));
+        }
+        let kind = match kind.trim() {
+            "date" => FieldKind::Date,
+            "number" => FieldKind::Number,
+            "money" => FieldKind::Money,
+            "percent" => FieldKind::Percent,
+            other => match other.strip_prefix("text=") {
+                Some(pattern) if !pattern.is_empty() => FieldKind::Text(pattern.to_string()),
+                _ => return Err(err("unknown kind")),
+            },
+        };
+        Ok(FieldSpec {
+            name: name.to_string(),
+            kind,
+        })
+    }
+}
+
+impl fmt::Display for FieldSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            FieldKind::Date => write!(f, "{}:date", self.name),
+            FieldKind::Number => write!(f, "{}:number", self.name),
+            FieldKind::Money => write!(f, "{}:money", self.name),
+            FieldKind::Percent => write!(f, "{}:percent", self.name),
+            FieldKind::Text(p) => write!(f, "{}:text={p}", self.name),
+        }
+    }
+}
+
+/// Where the caller already knows to look.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hints {
+    /// Domains to prefer (planning picks registry sources on these domains).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<String>,
+    /// URLs to read directly (fetched by the direct adapter, tiered like any other).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub urls: Vec<String>,
+}
+
+/// One search request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchRequest {
+    pub query: String,
+    /// Topic type (`news`, `policy_or_law`, …); chosen by the policy's topic rules when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+    /// Jurisdiction or scope (`eu`, `us-ca`, `rust-lang`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// The date the answer must be true at (`YYYY-MM-DD`); `None` means "now".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_of: Option<jiff::civil::Date>,
+    /// Typed fields the answer should fill.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldSpec>,
+    #[serde(default)]
+    pub hints: Hints,
+}
+
+impl SearchRequest {
+    pub fn new(query: impl Into<String>) -> SearchRequest {
+        SearchRequest {
+            query: query.into(),
+            ..SearchRequest::default()
+        }
+    }
+}
+
+/// NFKC, lower case, whitespace collapsed to single spaces, trimmed.
+pub fn normalize_query(query: &str) -> String {
+    let nfkc: String = query.nfkc().collect();
+    nfkc.to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The evidence cache key, as the seed names its fields.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct CacheKey {
+    pub normalized_query: String,
+    pub topic_type: String,
+    /// `""` when the request has no scope.
+    pub jurisdiction_or_scope: String,
+    /// The as-of date, or `"latest"`.
+    pub effective_date: String,
+}
+
+impl CacheKey {
+    /// The key for a request whose topic has been decided.
+    pub fn new(request: &SearchRequest, topic_type: &str) -> CacheKey {
+        CacheKey {
+            normalized_query: normalize_query(&request.query),
+            topic_type: topic_type.to_string(),
+            jurisdiction_or_scope: request
+                .scope
+                .as_deref()
+                .map(normalize_query)
+                .unwrap_or_default(),
+            effective_date: request
+                .as_of
+                .map(|d| d.to_string())
+                .unwrap_or_else(|| "latest".into()),
+        }
+    }
+}
+
+impl fmt::Display for CacheKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} topic={} scope={} date={}",
+            self.normalized_query,
+            self.topic_type,
+            if self.jurisdiction_or_scope.is_empty() {
+                "-"
+            } else {
+                &self.jurisdiction_or_scope
+            },
+            self.effective_date
+        )
+    }
+}
+
+/// A `sources:` registry entry chosen for this request by planning.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlannedSource {
+    /// The registry key.
+    #[serde(default)]
+    pub id: String,
+    pub publisher: String,
+    pub tier: SourceTier,
+    /// Domains this publisher owns (subdomains included).
+    #[serde(default)]
+    pub domains: Vec<String>,
+    /// Scopes this source is authoritative for (empty: any).
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    /// Topic types this source covers (empty: any).
+    #[serde(default)]
+    pub topics: Vec<String>,
+    /// Pages to read directly; `{query}` is replaced by the URL-encoded query.
+    #[serde(default)]
+    pub entry_urls: Vec<String>,
+    /// The site's own search, as a URL template with `{query}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_url: Option<String>,
+    /// An OpenSearch description document (else discovered from the home page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opensearch_url: Option<String>,
+    /// The site's sitemap.xml.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sitemap_url: Option<String>,
+    /// RSS / Atom / JSON Feed URLs.
+    #[serde(default)]
+    pub feed_urls: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_applies_nfkc_case_and_spaces() {
+        assert_eq!(
+            normalize_query("  Ｒｕｓｔ\tRelease   Date "),
+            "rust release date"
+        );
+        assert_eq!(normalize_query("ﬁle"), "file");
+    }
+
+    #[test]
+    fn cache_key_fields() {
+        let mut r = SearchRequest::new("What  IS x");
+        r.scope = Some(" EU ".into());
+        r.as_of = Some(jiff::civil::date(2026, 1, 2));
+        let k = CacheKey::new(&r, "news");
+        assert_eq!(k.normalized_query, "what is x");
+        assert_eq!(k.jurisdiction_or_scope, "eu");
+        assert_eq!(k.effective_date, "2026-01-02");
+        assert_eq!(
+            CacheKey::new(&SearchRequest::new("x"), "default").effective_date,
+            "latest"
+        );
+    }
+
+    #[test]
+    fn field_specs_parse_and_print() {
+        for s in [
+            "deadline:date",
+            "n:number",
+            "fee:money",
+            "rate:percent",
+            "code:text=[A-Z]{3}",
+        ] {
+            assert_eq!(s.parse::<FieldSpec>().unwrap().to_string(), s);
+        }
+        for bad in ["nocolon", ":date", "x:weird", "x:text=", "a b:date"] {
+            assert!(bad.parse::<FieldSpec>().is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! The result contract: what every search returns.
+
+use crate::{Attempt, CacheKey, FailureCode, FieldKind, Scoring, SourceTier};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The seed's `EvidenceSource`: one source as cited in a result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceSource {
+    pub url: String,
+    pub title: String,
+    pub tier: SourceTier,
+    /// RFC 3339.
+    pub extracted_at: String,
+    #[serde(default)]
+    pub publisher: Option<String>,
+    #[serde(default)]
+    pub published_at: Option<String>,
+    #[serde(default)]
+    pub evidence_id: Option<String>,
+    #[serde(default)]
+    pub extraction_method: Option<String>,
+    #[serde(default)]
+    pub metadata: serde_json::Map<String, serde_json::Value>,
+}
+
+impl EvidenceSource {
+    /// A source with the required fields.
+    pub fn new(
+        url: impl Into<String>,
+        title: impl Into<String>,
+        tier: SourceTier,
+        extracted_at: impl Into<String>,
+    ) -> Self {
+        EvidenceSource {
+            url: url.into(),
+            title: title.into(),
+            tier,
+            extracted_at: extracted_at.into(),
+            publisher: None,
+            published_at: None,
+            evidence_id: None,
+            extraction_method: None,
+            metadata: serde_json::Map::new(),
+        }
+    }
+
+    /// The seed's default base confidence of this source's tier.
+    pub fn base_confidence(&self) -> f64 {
+        self.tier.default_base_confidence()
+    }
+}
+
+/// `high` ≥ 0.85, `medium` ≥ 0.65, else `low`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConfidenceLevel {
+    Low,
+    Medium,
+    High,
+}
+
+impl ConfidenceLevel {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ConfidenceLevel::Low => "low",
+            ConfidenceLevel::Medium => "medium",
+            ConfidenceLevel::High => "high",
+        }
+    }
+}
+
+impl fmt::Display for ConfidenceLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The seed's `confidence_level` with its default thresholds.
+pub fn confidence_level(score: f64) -> ConfidenceLevel {
+    if score >= 0.85 {
+        ConfidenceLevel::High
+    } else if score >= 0.65 {
+        ConfidenceLevel::Medium
+    } else {
+        ConfidenceLevel::Low
+    }
+}
+
+/// A ranked passage of the answer, citing its evidence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerPassage {
+    pub text: String,
+    pub evidence_id: Option<String>,
+    pub url: String,
+    pub tier: SourceTier,
+    /// Byte offsets into the evidence text.
+    pub start: usize,
+    pub end: usize,
+    pub score: f64,
+}
+
+/// One value found for a field, with who says so.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FieldCandidate {
+    pub value: String,
+    /// Evidence ids (or URLs when not stored) that give this value.
+    pub sources: Vec<String>,
+    /// The best tier among those sources.
+    pub tier: SourceTier,
+    /// The verbatim span it was read from (first source).
+    pub quote: String,
+}
+
+/// A typed field of the answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerField {
+    #[serde(flatten)]
+    pub kind: FieldKind,
+    /// The chosen value (from the most trusted, best corroborated candidate).
+    pub value: Option<String>,
+    pub sources: Vec<String>,
+    /// Other values seen for the field (non-empty means a conflict).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub competing: Vec<FieldCandidate>,
+}
+
+/// The answer: ranked passages and typed fields. Empty when nothing was found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    #[serde(default)]
+    pub passages: Vec<AnswerPassage>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fields: BTreeMap<String, AnswerField>,
+}
+
+impl Answer {
+    pub fn is_empty(&self) -> bool {
+        self.passages.is_empty() && self.fields.values().all(|f| f.value.is_none())
+    }
+}
+
+/// The result contract (snake_case JSON): the seed's `result_contract` fields
+/// plus `attempts` (the chain trace) and a few descriptive extras.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResult {
+    pub answer: Answer,
+    pub confidence: f64,
+    pub confidence_level: ConfidenceLevel,
+    pub sources: Vec<EvidenceSource>,
+    pub fallback_used: bool,
+    pub failure_codes: Vec<FailureCode>,
+    /// RFC 3339, when the result was assembled.
+    pub verified_at: jiff::Timestamp,
+    pub evidence_ids: Vec<String>,
+    #[serde(default)]
+    pub attempts: Vec<Attempt>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_key: Option<CacheKey>,
+    /// True when a fresh cache entry answered without running the chain.
+    #[serde(default)]
+    pub from_cache: bool,
+    /// The human evidence request opened for this query, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub human_request_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl SearchResult {
+    /// True when the answer carries at least one cited source.
+    pub fn has_answer(&self) -> bool {
+        !self.sources.is_empty() && !self.answer.is_empty()
+    }
+}
+
+/// The seed's `build_result`: scores the sources, derives the level, collects
+/// the evidence ids in source order.
+pub fn build_result(
+    answer: Answer,
+    sources: Vec<EvidenceSource>,
+    failure_codes: Vec<FailureCode>,
+    fallback_used: bool,
+    notes: Vec<String>,
+) -> SearchResult {
+    Scoring::default().build_result(answer, sources, failure_codes, fallback_used, notes)
+}
+
+impl Scoring {
+    /// [`build_result`] with this scoring model.
+    pub fn build_result(
+        &self,
+        answer: Answer,
+        sources: Vec<EvidenceSource>,
+        failure_codes: Vec<FailureCode>,
+        fallback_used: bool,
+        notes: Vec<String>,
+    ) -> SearchResult {
+        let confidence = self.score(&sources, &failure_codes);
+        let evidence_ids = sources
+            .iter()
+            .filter_map(|s| s.evidence_id.clone())
+            .collect();
+        SearchResult {
+            answer,
+            confidence,
+            confidence_level: confidence_level(confidence),
+            sources,
+            fallback_used,
+            failure_codes,
+            verified_at: jiff::Timestamp::now(),
+            evidence_ids,
+            attempts: Vec::new(),
+            cache_key: None,
+            from_cache: false,
+            human_request_id: None,
+            notes,
+        }
+    }
+}

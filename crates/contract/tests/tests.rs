@@ -1,0 +1,4 @@
+//! Integration tests of sgw-contract.
+
+mod registry;
+mod seed;

@@ -1,0 +1,1 @@
+//! Support code for the workspace end-to-end tests (see `e2e/`).

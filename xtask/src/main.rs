@@ -1,0 +1,90 @@
+//! `cargo xtask <task>`: everything beyond `cargo test`.
+//!
+//! Tasks are plain functions; each lives in its own module when it grows.
+
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const USAGE: &str = "\
+usage: cargo xtask <task>
+
+tasks:
+  ci             fmt --check, clippy -D warnings, the test suite (what .ci/run does)
+  policy-check   validate every policy under policies/ with `sgw policy check`
+";
+
+fn main() -> Result<()> {
+    let mut args = std::env::args().skip(1);
+    let task = args.next();
+    let rest: Vec<String> = args.collect();
+    match task.as_deref() {
+        Some("ci") => ci(),
+        Some("policy-check") => policy_check(),
+        Some("-h" | "--help") | None => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => bail!("unknown task `{other}` (args {rest:?})\n\n{USAGE}"),
+    }
+}
+
+/// The workspace root (the parent of this crate's directory).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root")
+        .to_path_buf()
+}
+
+/// Runs `cargo <args>` in the workspace root, failing on a non-zero exit.
+pub fn cargo(args: &[&str]) -> Result<()> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    eprintln!("$ cargo {}", args.join(" "));
+    let status = Command::new(cargo)
+        .args(args)
+        .current_dir(workspace_root())
+        .status()
+        .with_context(|| format!("cannot run cargo {}", args.join(" ")))?;
+    if !status.success() {
+        bail!("cargo {} failed with {status}", args.join(" "));
+    }
+    Ok(())
+}
+
+fn ci() -> Result<()> {
+    cargo(&["fmt", "--all", "--check"])?;
+    cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    cargo(&["test", "--workspace"])
+}
+
+fn policy_check() -> Result<()> {
+    let dir = workspace_root().join("policies");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    let mut args = vec![
+        "run",
+        "--quiet",
+        "--package",
+        "sgw-cli",
+        "--bin",
+        "sgw",
+        "--",
+        "policy",
+        "check",
+    ];
+    args.extend(files.iter().map(String::as_str));
+    cargo(&args)
+}
