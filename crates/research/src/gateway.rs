@@ -1,0 +1,502 @@
+//! Seams for the gateway: the session side of `search`, `extract` and
+//! `gates --resolve`. The CLI does not expose these verbs yet; the lead wires the
+//! gateway in by implementing [`Searcher`] and [`EvidenceTexts`] and calling the
+//! functions below (all writes go through [`Store`]).
+//!
+//! * [`search_sub_question`] / [`record_search`] — kept sources → `sources.json`
+//!   (ids `s<N>-<k>`, stable per sub-question and URL), gated URLs → `gates.json`
+//!   (deduplicated by URL).
+//! * [`record_extractions`] — one run of extractor output → `findings/sq-N.json`;
+//!   every quote must be a verbatim substring of the source's evidence text; a run
+//!   more than 10% unsourced stamps the session `aborted`.
+//! * [`resolve_gate`] — a person supplied the evidence; the gate is `resolved`.
+
+use crate::error::{Error, Result};
+use crate::model::*;
+use crate::ops::{GateInput, build_gates};
+use crate::store::Store;
+use crate::validate;
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// What a searcher is asked for one sub-question (the searcher brief's placeholders).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchRequest {
+    pub session_id: String,
+    pub question: String,
+    pub intent: Option<String>,
+    pub sub_question_id: String,
+    pub sub_question_text: String,
+    pub sibling_sub_questions: Vec<String>,
+    pub gate_policy: GatePolicy,
+    pub tool_call_cap: u32,
+}
+
+/// A source the gateway kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeptSource {
+    pub url: String,
+    pub title: String,
+    /// The gateway trust tier: `OFFICIAL_PRIMARY`, `OFFICIAL_SECONDARY`,
+    /// `AUTHORITATIVE_MEDIA`, `SPECIALIZED_DATABASE`, `GENERAL_WEB`, `USER_SUPPLIED_EVIDENCE`.
+    pub tier: String,
+    pub snippet: String,
+    /// The gateway evidence record (`ev-…`) whose text grounds quotes.
+    pub evidence_id: String,
+    pub publisher: Option<String>,
+}
+
+/// A URL the gateway could not pass (login wall, CAPTCHA, …): a job for a person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GatedUrl {
+    pub url: String,
+    pub gate_type: String,
+    pub what_is_needed: String,
+}
+
+/// What a searcher returns for one sub-question.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchOutcome {
+    pub kept: Vec<KeptSource>,
+    pub gated: Vec<GatedUrl>,
+}
+
+/// Retrieval for one sub-question. Synchronous on purpose: an async gateway can be
+/// awaited by the caller, who then hands the outcome to [`record_search`].
+pub trait Searcher {
+    /// Search for one sub-question. The error text is reported as an operational failure.
+    fn search(&self, request: &SearchRequest) -> std::result::Result<SearchOutcome, String>;
+}
+
+/// Map a gateway trust tier to the session's `sourceQuality`.
+pub fn quality_for_tier(tier: &str) -> Option<SourceQuality> {
+    Some(match tier {
+        "OFFICIAL_PRIMARY" | "OFFICIAL_SECONDARY" => SourceQuality::Primary,
+        "AUTHORITATIVE_MEDIA" | "SPECIALIZED_DATABASE" => SourceQuality::Secondary,
+        "GENERAL_WEB" => SourceQuality::Low,
+        "USER_SUPPLIED_EVIDENCE" => SourceQuality::UserSupplied,
+        _ => return None,
+    })
+}
+
+/// What [`record_search`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedSearch {
+    /// One source id per kept source, in order (an already-known URL keeps its id).
+    pub source_ids: Vec<String>,
+    /// Ids of newly queued gates.
+    pub new_gate_ids: Vec<String>,
+    /// Gated URLs already in the queue (not added again).
+    pub duplicate_gates: usize,
+}
+
+/// Call `searcher` for `sq_id` and record the outcome.
+pub fn search_sub_question(
+    store: &Store,
+    id: &str,
+    sq_id: &str,
+    searcher: &dyn Searcher,
+    now: Timestamp,
+) -> Result<RecordedSearch> {
+    let manifest = store.read_manifest(id)?;
+    let plan = store.read_plan(id)?;
+    let sq = find_sub_question(&plan, sq_id)?;
+    let request = SearchRequest {
+        session_id: id.to_string(),
+        question: manifest.question.clone(),
+        intent: manifest.intent.clone(),
+        sub_question_id: sq.id.clone(),
+        sub_question_text: sq.text.clone(),
+        sibling_sub_questions: plan
+            .sub_questions
+            .iter()
+            .filter(|s| s.id != sq_id)
+            .map(|s| s.text.clone())
+            .collect(),
+        gate_policy: manifest.gate_policy,
+        tool_call_cap: manifest.budget.tool_call_cap,
+    };
+    let outcome = searcher
+        .search(&request)
+        .map_err(|e| Error::Operational(format!("search for {sq_id} failed: {e}")))?;
+    record_search(store, id, sq_id, &outcome, now)
+}
+
+fn find_sub_question<'p>(plan: &'p Plan, sq_id: &str) -> Result<&'p SubQuestion> {
+    validate::sub_question_id(sq_id).map_err(Error::Usage)?;
+    plan.sub_questions
+        .iter()
+        .find(|s| s.id == sq_id)
+        .ok_or_else(|| {
+            Error::NotFound(format!(
+                "no sub-question {sq_id} in session {}",
+                plan.session_id
+            ))
+        })
+}
+
+/// Record a searcher's outcome for `sq_id`: kept sources into `sources.json`, gated
+/// URLs into `gates.json`. All input is checked before anything is written.
+pub fn record_search(
+    store: &Store,
+    id: &str,
+    sq_id: &str,
+    outcome: &SearchOutcome,
+    now: Timestamp,
+) -> Result<RecordedSearch> {
+    let sq_n = validate::sub_question_id(sq_id).map_err(Error::Usage)?;
+    let mut qualities = Vec::new();
+    for (i, kept) in outcome.kept.iter().enumerate() {
+        let q = quality_for_tier(&kept.tier).ok_or_else(|| {
+            Error::Usage(format!(
+                "kept source {} ({}): unknown tier {:?}",
+                i + 1,
+                kept.url,
+                kept.tier
+            ))
+        })?;
+        if kept.evidence_id.trim().is_empty() {
+            return Err(Error::Usage(format!(
+                "kept source {} ({}): no evidence id",
+                i + 1,
+                kept.url
+            )));
+        }
+        qualities.push(q);
+    }
+    store.transaction(id, |txn| {
+        let mut manifest = txn.manifest()?;
+        find_sub_question(&txn.plan()?, sq_id)?;
+        let mut sources = txn.sources()?;
+        let mut next = sources
+            .sources
+            .iter()
+            .filter_map(|s| validate::source_id(&s.source_id).ok())
+            .filter(|(n, _)| *n == sq_n)
+            .map(|(_, k)| k)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        let mut source_ids = Vec::new();
+        for (kept, quality) in outcome.kept.iter().zip(qualities) {
+            let url = kept.url.trim();
+            let record = Source {
+                source_id: String::new(),
+                sub_question_id: sq_id.to_string(),
+                url: url.to_string(),
+                title: kept.title.trim().to_string(),
+                kind: SourceKind::Web,
+                source_quality: quality,
+                tier: Some(kept.tier.clone()),
+                snippet: kept.snippet.trim().to_string(),
+                evidence_id: Some(kept.evidence_id.trim().to_string()),
+                publisher: kept.publisher.clone().filter(|p| !p.trim().is_empty()),
+                retrieved_at: now,
+            };
+            if let Some(existing) = sources
+                .sources
+                .iter_mut()
+                .find(|s| s.sub_question_id == sq_id && s.url == url)
+            {
+                // Same URL again: refresh the record, keep its id.
+                let source_id = existing.source_id.clone();
+                *existing = Source {
+                    source_id: source_id.clone(),
+                    ..record
+                };
+                source_ids.push(source_id);
+            } else {
+                let source_id = format!("s{sq_n}-{next}");
+                next += 1;
+                sources.sources.push(Source {
+                    source_id: source_id.clone(),
+                    ..record
+                });
+                source_ids.push(source_id);
+            }
+        }
+        let mut gates = txn.gates()?;
+        let mut fresh: Vec<GateInput> = Vec::new();
+        let mut duplicate_gates = 0;
+        for g in &outcome.gated {
+            let url = g.url.trim();
+            if gates.gates.iter().any(|e| e.url == url) || fresh.iter().any(|f| f.url == url) {
+                duplicate_gates += 1;
+                continue;
+            }
+            fresh.push(GateInput {
+                url: url.to_string(),
+                gate_type: g.gate_type.clone(),
+                what_is_needed: g.what_is_needed.clone(),
+                sub_question_id: Some(sq_id.to_string()),
+                status: None,
+            });
+        }
+        let added = build_gates(&gates, &fresh, now)?;
+        let new_gate_ids = added.iter().map(|g| g.gate_id.clone()).collect();
+        gates.gates.extend(added);
+        // Validate everything, then write.
+        validate::sources(&sources).map_err(Error::Usage)?;
+        validate::gates(&gates).map_err(Error::Usage)?;
+        txn.write_sources(&sources)?;
+        txn.write_gates(&gates)?;
+        if manifest.status == Status::Draft {
+            manifest.status = Status::InProgress;
+            manifest.updated_at = now.max(manifest.created_at);
+            txn.write_manifest(&manifest)?;
+        }
+        Ok(RecordedSearch {
+            source_ids,
+            new_gate_ids,
+            duplicate_gates,
+        })
+    })
+}
+
+/// One claim from the extractor brief's structured return.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExtractedClaim {
+    pub claim_id: String,
+    pub text: String,
+    pub quote: String,
+    pub source_id: String,
+    pub importance: Importance,
+    /// Defaults to the cited source's quality; may only downgrade it.
+    #[serde(default)]
+    pub source_quality: Option<SourceQuality>,
+}
+
+/// The extractor brief's structured return for one sub-question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Extraction {
+    pub sub_question_id: String,
+    pub claims: Vec<ExtractedClaim>,
+    pub unsourced_claims: u32,
+    #[serde(default)]
+    pub notes: String,
+    #[serde(default)]
+    pub summary: String,
+}
+
+/// Look up the stored text of a gateway evidence record.
+pub trait EvidenceTexts {
+    /// The evidence text for `evidence_id`, if the store has it.
+    fn text(&self, evidence_id: &str) -> Option<String>;
+}
+
+impl EvidenceTexts for HashMap<String, String> {
+    fn text(&self, evidence_id: &str) -> Option<String> {
+        self.get(evidence_id).cloned()
+    }
+}
+
+/// What one extraction run wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutcome {
+    pub findings: Vec<Finding>,
+    /// Unsourced share of the run: unsourced / (claims + unsourced).
+    pub unsourced_ratio: f64,
+    /// The run exceeded 10% unsourced and the session was stamped `aborted`.
+    pub aborted: bool,
+}
+
+fn may_carry(claimed: SourceQuality, source: SourceQuality) -> bool {
+    use SourceQuality::*;
+    claimed == source || claimed == Low || (source == Primary && claimed == Secondary)
+}
+
+fn confidence(claims: &[Claim], unsourced: u32) -> Confidence {
+    let ok_ratio = ratio(u64::from(unsourced), claims.len() as u64) <= UNSOURCED_LIMIT;
+    if ok_ratio
+        && claims.iter().any(|c| {
+            c.importance == Importance::Central && c.source_quality == SourceQuality::Primary
+        })
+        && !claims.iter().any(|c| c.verdict == Verdict::Refuted)
+    {
+        Confidence::High
+    } else if claims.iter().any(|c| {
+        matches!(
+            c.source_quality,
+            SourceQuality::Primary | SourceQuality::Secondary
+        )
+    }) {
+        Confidence::Medium
+    } else {
+        Confidence::Low
+    }
+}
+
+/// Record one extraction run (one [`Extraction`] per sub-question) as findings.
+///
+/// Each claim must cite a source recorded for its sub-question, and its quote must be
+/// a verbatim substring of that source's evidence text (looked up through
+/// `evidence`); otherwise the whole run is rejected and nothing is written. Finding
+/// confidence: `high` with a central claim from a primary source and ≤ 10% unsourced,
+/// `medium` with any primary/secondary claim, else `low`. When the run as a whole is
+/// more than 10% unsourced, the session is stamped `aborted` (build-spec §8).
+pub fn record_extractions(
+    store: &Store,
+    id: &str,
+    run: &[Extraction],
+    evidence: &dyn EvidenceTexts,
+    now: Timestamp,
+) -> Result<RunOutcome> {
+    store.transaction(id, |txn| {
+        let mut manifest = txn.manifest()?;
+        if manifest.status.is_terminal() {
+            return Err(Error::Operational(format!(
+                "session {id} is {}; findings are closed",
+                manifest.status
+            )));
+        }
+        let plan = txn.plan()?;
+        let sources = txn.sources()?;
+        let mut findings = Vec::new();
+        let (mut sourced, mut unsourced) = (0u64, 0u64);
+        let mut texts: HashMap<String, Option<String>> = HashMap::new();
+        for ex in run {
+            find_sub_question(&plan, &ex.sub_question_id)?;
+            if findings
+                .iter()
+                .any(|f: &Finding| f.sub_question_id == ex.sub_question_id)
+            {
+                return Err(Error::Usage(format!(
+                    "{} appears twice in one run",
+                    ex.sub_question_id
+                )));
+            }
+            let mut claims = Vec::new();
+            for c in &ex.claims {
+                let src = sources
+                    .sources
+                    .iter()
+                    .find(|s| s.source_id == c.source_id && s.sub_question_id == ex.sub_question_id)
+                    .ok_or_else(|| {
+                        Error::Usage(format!(
+                            "{} {}: cites {}, not a source of {}",
+                            ex.sub_question_id, c.claim_id, c.source_id, ex.sub_question_id
+                        ))
+                    })?;
+                let ev = src.evidence_id.clone().unwrap_or_default();
+                let text = texts.entry(ev.clone()).or_insert_with(|| {
+                    if ev.is_empty() {
+                        None
+                    } else {
+                        evidence.text(&ev)
+                    }
+                });
+                let Some(text) = text.as_deref() else {
+                    return Err(Error::Usage(format!(
+                        "{} {}: no stored evidence text for {} to ground the quote",
+                        ex.sub_question_id, c.claim_id, c.source_id
+                    )));
+                };
+                if c.quote.trim().is_empty() || !text.contains(c.quote.as_str()) {
+                    return Err(Error::Usage(format!(
+                        "{} {}: quote is not a verbatim span of {}'s evidence text",
+                        ex.sub_question_id, c.claim_id, c.source_id
+                    )));
+                }
+                let quality = c.source_quality.unwrap_or(src.source_quality);
+                if !may_carry(quality, src.source_quality) {
+                    return Err(Error::Usage(format!(
+                        "{} {}: sourceQuality {quality} upgrades {} ({})",
+                        ex.sub_question_id, c.claim_id, c.source_id, src.source_quality
+                    )));
+                }
+                claims.push(Claim {
+                    claim_id: c.claim_id.clone(),
+                    text: c.text.trim().to_string(),
+                    quote: c.quote.clone(),
+                    source_id: c.source_id.clone(),
+                    importance: c.importance,
+                    source_quality: quality,
+                    verdict: Verdict::Unverified,
+                    votes: Vec::new(),
+                });
+            }
+            sourced += claims.len() as u64;
+            unsourced += u64::from(ex.unsourced_claims);
+            let finding = Finding {
+                schema_version: SCHEMA_VERSION,
+                sub_question_id: ex.sub_question_id.clone(),
+                summary: ex.summary.trim().to_string(),
+                confidence: confidence(&claims, ex.unsourced_claims),
+                claims,
+                unsourced_claims: ex.unsourced_claims,
+                notes: ex.notes.trim().to_string(),
+                written_at: now,
+            };
+            validate::finding(&finding)
+                .map_err(|e| Error::Usage(format!("{}: {e}", ex.sub_question_id)))?;
+            findings.push(finding);
+        }
+        for f in &findings {
+            txn.write_finding(f)?;
+        }
+        let unsourced_ratio = ratio(unsourced, sourced);
+        let aborted = unsourced_ratio > UNSOURCED_LIMIT;
+        let status = if aborted {
+            Status::Aborted
+        } else if manifest.status == Status::Draft {
+            Status::InProgress
+        } else {
+            manifest.status
+        };
+        if status != manifest.status {
+            manifest.status = status;
+            manifest.updated_at = now.max(manifest.created_at);
+            txn.write_manifest(&manifest)?;
+        }
+        Ok(RunOutcome {
+            findings,
+            unsourced_ratio,
+            aborted,
+        })
+    })
+}
+
+/// A person cleared gate `gate_id` (optionally handing in evidence): mark it `resolved`.
+pub fn resolve_gate(
+    store: &Store,
+    id: &str,
+    gate_id: &str,
+    evidence_id: Option<&str>,
+    note: Option<&str>,
+    now: Timestamp,
+) -> Result<Gate> {
+    validate::gate_id(gate_id).map_err(Error::Usage)?;
+    store.transaction(id, |txn| {
+        let mut gates = txn.gates()?;
+        let gate = gates
+            .gates
+            .iter_mut()
+            .find(|g| g.gate_id == gate_id)
+            .ok_or_else(|| Error::NotFound(format!("no gate {gate_id} in session {id}")))?;
+        if gate.status == GateStatus::Resolved {
+            return Err(Error::Operational(format!(
+                "gate {gate_id} is already resolved"
+            )));
+        }
+        gate.status = GateStatus::Resolved;
+        gate.updated_at = Some(now);
+        gate.resolved_at = Some(now);
+        gate.evidence_id = evidence_id
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
+        gate.resolution_note = note
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
+        let out = gate.clone();
+        txn.write_gates(&gates)?;
+        Ok(out)
+    })
+}

@@ -1,0 +1,22 @@
+#![doc = include_str!("../README.md")]
+
+pub mod cli;
+mod error;
+pub mod format;
+pub mod gateway;
+pub mod model;
+pub mod ops;
+pub mod promote;
+pub mod reference;
+pub mod root;
+pub mod store;
+pub mod validate;
+
+pub use error::{Error, Result};
+pub use gateway::{
+    EvidenceTexts, ExtractedClaim, Extraction, GatedUrl, KeptSource, RecordedSearch, RunOutcome,
+    SearchOutcome, SearchRequest, Searcher, quality_for_tier, record_extractions, record_search,
+    resolve_gate, search_sub_question,
+};
+pub use model::*;
+pub use store::{Session, Store};
