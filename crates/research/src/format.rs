@@ -354,13 +354,29 @@ pub fn list(entries: &[&Scanned]) -> String {
                 when(m.created_at),
                 clip(&m.question, 70),
             ],
-            Err(err) => vec![
-                e.dir_name.clone(),
-                "MALFORMED".into(),
-                "—".into(),
-                "—".into(),
-                clip(&err.to_string(), 90),
-            ],
+            Err(err) => {
+                let why = match err {
+                    crate::Error::Malformed { path, reason } => {
+                        let file = path
+                            .file_name()
+                            .map(|f| f.to_string_lossy().into_owned())
+                            .unwrap_or_default();
+                        if file == e.dir_name {
+                            reason.clone()
+                        } else {
+                            format!("{file}: {reason}")
+                        }
+                    }
+                    other => other.to_string(),
+                };
+                vec![
+                    e.dir_name.clone(),
+                    "MALFORMED".into(),
+                    "—".into(),
+                    "—".into(),
+                    clip(&why, 90),
+                ]
+            }
         })
         .collect();
     table(
