@@ -1,0 +1,1 @@
+//! Integration tests of sgw-fetch (one binary, one module per topic).
