@@ -104,6 +104,22 @@ pub struct Evidence {
     /// True when the body was cut at a cap (SEARCH_RESULT_TRUNCATED applies).
     #[serde(default)]
     pub truncated: bool,
+    /// Typed answer fields found in the text (filled by the provider or the orchestrator).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FoundField>,
+}
+
+/// A typed field value read from an evidence text: `text[start..end] == quote`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoundField {
+    /// The requested field's name.
+    pub name: String,
+    /// The normalized value (`2026-03-01`, `1250.00 EUR`, `4.5%`, …): values compare equal when they mean the same.
+    pub value: String,
+    /// The verbatim span it was read from.
+    pub quote: String,
+    pub start: usize,
+    pub end: usize,
 }
 
 impl Evidence {
@@ -131,6 +147,7 @@ impl Evidence {
             validators: HttpValidators::default(),
             evidence_id: None,
             truncated: false,
+            fields: Vec::new(),
         }
     }
 

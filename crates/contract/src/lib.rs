@@ -10,14 +10,15 @@ mod scoring;
 mod tier;
 
 pub use attempt::{Attempt, AttemptOutcome};
-pub use evidence::{Evidence, EvidenceMetadata, HttpValidators, Passage, content_hash};
+pub use evidence::{Evidence, EvidenceMetadata, FoundField, HttpValidators, Passage, content_hash};
 pub use failure::{FailureCode, UnknownFailureCode, classify_http_or_extraction_failure};
 pub use provider::{
     BuildContext, EvidenceSink, FactoryError, Provider, ProviderCall, ProviderError,
     ProviderFactory, ProviderReport, Services, factories, factory,
 };
 pub use request::{
-    CacheKey, FieldKind, FieldSpec, Hints, PlannedSource, SearchRequest, normalize_query,
+    CacheKey, FieldKind, FieldSpec, FieldSpecError, Hints, PlannedSource, SearchRequest,
+    normalize_query,
 };
 pub use result::{
     Answer, AnswerField, AnswerPassage, ConfidenceLevel, EvidenceSource, FieldCandidate,

@@ -26,6 +26,9 @@ pub struct ProviderCall<'a> {
     pub prior_attempts: &'a [Attempt],
     /// How many pieces of evidence are useful at most.
     pub max_sources: usize,
+    /// True when the orchestrator consults the evidence cache before the chain:
+    /// only a fresh entry may answer; stale entries wait for the `cached_evidence` step.
+    pub fresh_only: bool,
 }
 
 impl ProviderCall<'_> {

@@ -1,0 +1,764 @@
+//! The fallback chain: building it from a policy and running requests through it.
+
+use crate::answer::{self, TextAnalyzer, Used};
+use crate::plan::Planner;
+use crate::policy::{ChainStep, Policy};
+use crate::suspend::Suspensions;
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use futures::stream::{FuturesUnordered, StreamExt};
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use sgw_contract::{
+    Attempt, AttemptOutcome, BuildContext, CacheKey, EvidenceSink, FailureCode, PlannedSource,
+    Provider, ProviderCall, ProviderError, ProviderFactory, ProviderReport, Scoring, SearchRequest,
+    SearchResult, Services, confidence_level,
+};
+use std::fmt;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// A provider could not be built from its policy entry.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct BuildError {
+    /// `providers.<step>[i]` or `providers.<step>[i].config…`.
+    pub path: String,
+    pub message: String,
+}
+
+/// The request itself is unusable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    #[error("the query is empty")]
+    EmptyQuery,
+    #[error("the query is {0} bytes; at most 2048 are accepted")]
+    QueryTooLong(usize),
+    #[error("field `{0}` is requested twice")]
+    DuplicateField(String),
+}
+
+struct Bound {
+    step: ChainStep,
+    name: String,
+    provider: Arc<dyn Provider>,
+    timeout: Duration,
+    limiter: Option<DefaultDirectRateLimiter>,
+}
+
+struct Inner {
+    policy: Policy,
+    planner: Planner,
+    scoring: Scoring,
+    chain: Vec<(ChainStep, Vec<Arc<Bound>>)>,
+    cache_providers: Vec<Arc<Bound>>,
+    suspensions: Suspensions,
+    sink: Option<Arc<dyn EvidenceSink>>,
+    analyzer: Option<Arc<dyn TextAnalyzer>>,
+}
+
+/// A built gateway: cheap to clone, safe to share between tasks.
+#[derive(Clone)]
+pub struct Gateway {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for Gateway {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Gateway")
+            .field("policy", &self.inner.policy.name)
+            .finish()
+    }
+}
+
+/// Builds a [`Gateway`] from a validated policy.
+pub struct GatewayBuilder {
+    policy: Policy,
+    services: Services,
+    sink: Option<Arc<dyn EvidenceSink>>,
+    analyzer: Option<Arc<dyn TextAnalyzer>>,
+    extra: Vec<ProviderFactory>,
+}
+
+impl fmt::Debug for GatewayBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GatewayBuilder")
+            .field("policy", &self.policy.name)
+            .finish()
+    }
+}
+
+impl GatewayBuilder {
+    pub fn new(policy: Policy) -> GatewayBuilder {
+        GatewayBuilder {
+            policy,
+            services: Services::new(),
+            sink: None,
+            analyzer: None,
+            extra: Vec::new(),
+        }
+    }
+
+    /// Shared services handed to provider factories (HTTP client, store, …).
+    pub fn services(mut self, services: Services) -> Self {
+        self.services = services;
+        self
+    }
+
+    /// Where used evidence and cache entries are kept.
+    pub fn sink(mut self, sink: Arc<dyn EvidenceSink>) -> Self {
+        self.sink = Some(sink);
+        self
+    }
+
+    /// The passage ranker and field finder.
+    pub fn analyzer(mut self, analyzer: Arc<dyn TextAnalyzer>) -> Self {
+        self.analyzer = Some(analyzer);
+        self
+    }
+
+    /// Registers a factory explicitly (the fallback when `inventory` cannot
+    /// link one); it wins over a linked factory of the same kind.
+    pub fn register(mut self, factory: ProviderFactory) -> Self {
+        self.extra.push(factory);
+        self
+    }
+
+    fn find(&self, kind: &str) -> Option<ProviderFactory> {
+        self.extra
+            .iter()
+            .find(|f| f.kind == kind)
+            .copied()
+            .or_else(|| sgw_contract::factory(kind).copied())
+    }
+
+    /// Builds every enabled provider of every chain step.
+    pub fn build(self) -> Result<Gateway, BuildError> {
+        let policy_dir = self
+            .policy
+            .origin
+            .as_ref()
+            .and_then(|p| p.parent().map(|d| d.to_path_buf()));
+        let mut chain = Vec::new();
+        let mut cache_providers = Vec::new();
+        for step in &self.policy.fallback_chain {
+            let mut bound = Vec::new();
+            for (i, spec) in self.policy.providers_for(*step) {
+                let path = format!("providers.{step}[{i}]");
+                let factory = self.find(&spec.kind).ok_or_else(|| BuildError {
+                    path: format!("{path}.kind"),
+                    message: format!("unknown provider kind `{}`", spec.kind),
+                })?;
+                let ctx = BuildContext {
+                    name: spec.instance_name().to_string(),
+                    step: step.to_string(),
+                    policy_dir: policy_dir.clone(),
+                    services: self.services.clone(),
+                };
+                let config = if spec.config.is_null() {
+                    serde_json::json!({})
+                } else {
+                    spec.config.clone()
+                };
+                let provider = (factory.build)(&config, &ctx).map_err(|e| BuildError {
+                    path: match &e {
+                        sgw_contract::FactoryError::Config { field: Some(f), .. } => {
+                            format!("{path}.config.{f}")
+                        }
+                        sgw_contract::FactoryError::Config { field: None, .. } => {
+                            format!("{path}.config")
+                        }
+                        _ => path.clone(),
+                    },
+                    message: match e {
+                        sgw_contract::FactoryError::Config { message, .. } => message,
+                        other => other.to_string(),
+                    },
+                })?;
+                let limiter = spec.rate_limit.map(|rl| {
+                    let per = NonZeroU32::new(rl.per_minute).unwrap_or(NonZeroU32::MIN);
+                    let burst = NonZeroU32::new(rl.burst).unwrap_or(NonZeroU32::MIN);
+                    RateLimiter::direct(Quota::per_minute(per).allow_burst(burst))
+                });
+                let b = Arc::new(Bound {
+                    step: *step,
+                    name: spec.instance_name().to_string(),
+                    provider,
+                    timeout: Duration::from_millis(spec.timeout_ms),
+                    limiter,
+                });
+                if *step == ChainStep::CachedEvidence {
+                    cache_providers.push(b.clone());
+                }
+                bound.push(b);
+            }
+            chain.push((*step, bound));
+        }
+        let inner = Inner {
+            planner: Planner::new(&self.policy),
+            scoring: self.policy.scoring(),
+            suspensions: Suspensions::new(self.policy.suspension.clone()),
+            policy: self.policy,
+            chain,
+            cache_providers,
+            sink: self.sink,
+            analyzer: self.analyzer,
+        };
+        Ok(Gateway {
+            inner: Arc::new(inner),
+        })
+    }
+}
+
+/// What one provider run produced.
+struct ProviderRun {
+    step_index: usize,
+    attempts: Vec<Attempt>,
+    report: Option<ProviderReport>,
+}
+
+/// Owned inputs of one run, shared by the step futures.
+struct RunInput {
+    request: SearchRequest,
+    key: CacheKey,
+    planned: Vec<PlannedSource>,
+    deadline: Instant,
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl Gateway {
+    pub fn policy(&self) -> &Policy {
+        &self.inner.policy
+    }
+
+    /// The chain as built: each step with its provider instance names.
+    pub fn chain(&self) -> Vec<(ChainStep, Vec<String>)> {
+        self.inner
+            .chain
+            .iter()
+            .map(|(s, b)| (*s, b.iter().map(|b| b.name.clone()).collect()))
+            .collect()
+    }
+
+    /// The topic type and cache key the gateway would use for `request`.
+    pub fn cache_key(&self, request: &SearchRequest) -> CacheKey {
+        CacheKey::new(request, &self.inner.planner.topic(request))
+    }
+
+    /// Runs `request` down the chain. A result always comes back for a valid
+    /// request; [`SearchResult::has_answer`] says whether evidence was found.
+    pub async fn search(&self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
+        let query = request.query.trim();
+        if query.is_empty() {
+            return Err(SearchError::EmptyQuery);
+        }
+        if query.len() > 2048 {
+            return Err(SearchError::QueryTooLong(query.len()));
+        }
+        let mut names = std::collections::BTreeSet::new();
+        for f in &request.fields {
+            if !names.insert(&f.name) {
+                return Err(SearchError::DuplicateField(f.name.clone()));
+            }
+        }
+        let inner = &self.inner;
+        let topic = inner.planner.topic(request);
+        let key = CacheKey::new(request, &topic);
+        let planned = inner.planner.plan(request, &topic);
+        let deadline = Instant::now() + Duration::from_millis(inner.policy.execution.deadline_ms);
+        tracing::info!(%key, planned = planned.len(), "search");
+        let input = Arc::new(RunInput {
+            request: request.clone(),
+            key,
+            planned,
+            deadline,
+        });
+        let mut run = Run::new(self.clone(), input.clone());
+
+        // A fresh cache entry answers before the chain.
+        let cache_enabled = inner.policy.cache_policy.evidence_cache_enabled;
+        if cache_enabled
+            && inner.policy.cache_policy.answer_from_fresh_cache
+            && !inner.cache_providers.is_empty()
+        {
+            let step_index = inner
+                .chain
+                .iter()
+                .position(|(s, _)| *s == ChainStep::CachedEvidence)
+                .unwrap_or(0);
+            let runs = futures::future::join_all(inner.cache_providers.iter().map(|b| {
+                run_provider(
+                    self.clone(),
+                    input.clone(),
+                    b.clone(),
+                    step_index,
+                    Vec::new(),
+                    true,
+                )
+            }))
+            .await;
+            for r in runs {
+                run.absorb(r);
+            }
+            if !run.used.is_empty() {
+                run.from_cache = true;
+                return Ok(run.finish().await);
+            }
+        }
+
+        let steps: Vec<usize> = inner
+            .chain
+            .iter()
+            .enumerate()
+            .filter(|(_, (step, b))| {
+                !b.is_empty() && (cache_enabled || *step != ChainStep::CachedEvidence)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        run.first_step = steps.first().copied();
+        let hedge = inner
+            .policy
+            .execution
+            .hedge_after_ms
+            .map(Duration::from_millis);
+        let mut next = 0usize;
+        let mut running: FuturesUnordered<BoxFuture<'static, Vec<ProviderRun>>> =
+            FuturesUnordered::new();
+        let mut running_steps: Vec<usize> = Vec::new();
+        loop {
+            if run.reached_target() {
+                break;
+            }
+            if running.is_empty() {
+                let Some(&i) = steps.get(next) else { break };
+                next += 1;
+                running_steps.push(i);
+                running.push(self.step_future(input.clone(), i, run.attempts.clone()));
+                continue;
+            }
+            // The human step never starts early: it needs to know what failed.
+            let can_hedge = steps
+                .get(next)
+                .is_some_and(|&i| inner.chain[i].0 != ChainStep::UserSuppliedEvidenceRequest);
+            let hedge_timer = async {
+                match hedge {
+                    Some(d) if can_hedge => tokio::time::sleep(d).await,
+                    _ => futures::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                Some(runs) = running.next() => {
+                    for r in runs {
+                        running_steps.retain(|s| *s != r.step_index);
+                        run.absorb(r);
+                    }
+                }
+                _ = hedge_timer => {
+                    let i = steps[next];
+                    next += 1;
+                    tracing::debug!(step = %inner.chain[i].0, "hedging: starting the next step early");
+                    running_steps.push(i);
+                    running.push(self.step_future(input.clone(), i, run.attempts.clone()));
+                }
+                _ = tokio::time::sleep_until(deadline) => {
+                    run.notes.push("the overall deadline was reached".into());
+                    for &i in &running_steps {
+                        for b in &inner.chain[i].1 {
+                            run.attempts.push(
+                                Attempt::failed(b.step.as_str(), &b.name, FailureCode::SearchProviderTimeout)
+                                    .with_detail("cut off by the overall deadline")
+                                    .with_elapsed_ms(inner.policy.execution.deadline_ms),
+                            );
+                        }
+                    }
+                    running_steps.clear();
+                    break;
+                }
+            }
+        }
+        drop(running);
+        let reason = if run.reached_target() {
+            "target confidence reached"
+        } else {
+            "the overall deadline was reached"
+        };
+        for (i, (step, bound)) in inner.chain.iter().enumerate() {
+            let pending = running_steps.contains(&i) || steps[next.min(steps.len())..].contains(&i);
+            if pending {
+                for b in bound {
+                    run.attempts
+                        .push(Attempt::skipped(step.as_str(), &b.name, reason));
+                }
+            }
+        }
+        Ok(run.finish().await)
+    }
+
+    fn step_future(
+        &self,
+        input: Arc<RunInput>,
+        step_index: usize,
+        prior: Vec<Attempt>,
+    ) -> BoxFuture<'static, Vec<ProviderRun>> {
+        let gw = self.clone();
+        async move {
+            let bound = gw.inner.chain[step_index].1.clone();
+            let prior = Arc::new(prior);
+            futures::future::join_all(bound.into_iter().map(|b| {
+                run_provider(
+                    gw.clone(),
+                    input.clone(),
+                    b,
+                    step_index,
+                    prior.to_vec(),
+                    false,
+                )
+            }))
+            .await
+        }
+        .boxed()
+    }
+}
+
+/// Runs one provider with suspension, rate limit, timeout and deadline around it.
+async fn run_provider(
+    gw: Gateway,
+    input: Arc<RunInput>,
+    bound: Arc<Bound>,
+    step_index: usize,
+    prior: Vec<Attempt>,
+    fresh_only: bool,
+) -> ProviderRun {
+    let inner = &gw.inner;
+    let step = bound.step.as_str();
+    let started = Instant::now();
+    let done = |attempts: Vec<Attempt>, report: Option<ProviderReport>| ProviderRun {
+        step_index,
+        attempts,
+        report,
+    };
+    if let Some(rest) = inner.suspensions.resting(&bound.name) {
+        let mut a = Attempt::skipped(
+            step,
+            &bound.name,
+            format!(
+                "suspended for {} s more after {}",
+                rest.remaining.as_secs().max(1),
+                rest.reason
+            ),
+        );
+        a.failure_code = Some(rest.reason);
+        return done(vec![a], None);
+    }
+    let remaining = input.deadline.saturating_duration_since(Instant::now());
+    if let Some(limiter) = &bound.limiter
+        && tokio::time::timeout(remaining, limiter.until_ready())
+            .await
+            .is_err()
+    {
+        return done(
+            vec![Attempt::skipped(
+                step,
+                &bound.name,
+                "local rate limit: no slot before the deadline",
+            )],
+            None,
+        );
+    }
+    let remaining = input.deadline.saturating_duration_since(Instant::now());
+    let limit = bound.timeout.min(remaining);
+    let call = ProviderCall {
+        step,
+        provider: &bound.name,
+        request: &input.request,
+        key: &input.key,
+        sources: &input.planned,
+        deadline: std::time::Instant::now() + limit,
+        prior_attempts: &prior,
+        max_sources: inner.policy.execution.max_sources,
+        fresh_only,
+    };
+    let outcome = tokio::time::timeout(limit, bound.provider.run(&call)).await;
+    let elapsed = ms(started.elapsed());
+    let Ok(outcome) = outcome else {
+        if limit < bound.timeout {
+            // Not the provider's fault: the run as a whole ran out of time. No suspension.
+            let a = Attempt::failed(step, &bound.name, FailureCode::SearchProviderTimeout)
+                .with_elapsed_ms(elapsed)
+                .with_detail("cut off by the overall deadline");
+            return done(vec![a], None);
+        }
+        let error = ProviderError::new(
+            FailureCode::SearchProviderTimeout,
+            format!("no answer within {} ms", ms(limit)),
+        );
+        let suspended = inner.suspensions.failed(&bound.name, &error);
+        let detail = match suspended {
+            Some(d) => format!("{}; suspended for {} s", error.message, d.as_secs()),
+            None => error.message,
+        };
+        let a = Attempt::failed(step, &bound.name, FailureCode::SearchProviderTimeout)
+            .with_elapsed_ms(elapsed)
+            .with_detail(detail);
+        return done(vec![a], None);
+    };
+    match outcome {
+        Err(error) => {
+            let suspended = inner.suspensions.failed(&bound.name, &error);
+            let mut attempts = error.attempts.clone();
+            let mut detail = error.message.clone();
+            if let Some(d) = suspended {
+                detail.push_str(&format!("; suspended for {} s", d.as_secs()));
+            }
+            tracing::warn!(provider = %bound.name, code = %error.code, "{detail}");
+            attempts.push(
+                Attempt::failed(step, &bound.name, error.code)
+                    .with_status(error.http_status)
+                    .with_elapsed_ms(elapsed)
+                    .with_detail(detail),
+            );
+            done(attempts, None)
+        }
+        Ok(report) => {
+            inner.suspensions.succeeded(&bound.name);
+            let mut attempts = report.attempts.clone();
+            let first_failure = attempts
+                .iter()
+                .find(|a| a.outcome == AttemptOutcome::Failed);
+            let summary = if !report.evidence.is_empty() {
+                Attempt::new(step, &bound.name, AttemptOutcome::Success)
+                    .with_detail(format!("{} source(s)", report.evidence.len()))
+            } else if let Some(f) = first_failure {
+                let mut a = Attempt::new(step, &bound.name, AttemptOutcome::Failed)
+                    .with_detail("no usable source");
+                a.failure_code = f.failure_code;
+                a.http_status = f.http_status;
+                a
+            } else {
+                Attempt::new(step, &bound.name, AttemptOutcome::Empty).with_detail("nothing found")
+            };
+            attempts.push(summary.with_elapsed_ms(elapsed));
+            done(attempts, Some(report))
+        }
+    }
+}
+
+/// The state of one search while it runs.
+struct Run {
+    gw: Gateway,
+    input: Arc<RunInput>,
+    attempts: Vec<Attempt>,
+    used: Vec<Used>,
+    codes: Vec<FailureCode>,
+    notes: Vec<String>,
+    rejected_irrelevant: usize,
+    from_cache: bool,
+    human_request_id: Option<String>,
+    first_step: Option<usize>,
+}
+
+impl Run {
+    fn new(gw: Gateway, input: Arc<RunInput>) -> Run {
+        Run {
+            gw,
+            input,
+            attempts: Vec::new(),
+            used: Vec::new(),
+            codes: Vec::new(),
+            notes: Vec::new(),
+            rejected_irrelevant: 0,
+            from_cache: false,
+            human_request_id: None,
+            first_step: None,
+        }
+    }
+
+    /// Classifies, checks and keeps the evidence of one provider run.
+    fn absorb(&mut self, run: ProviderRun) {
+        self.attempts.extend(run.attempts);
+        let Some(report) = run.report else { return };
+        let inner = &self.gw.inner;
+        self.codes.extend(report.codes);
+        self.notes.extend(report.notes);
+        if report.human_request_id.is_some() {
+            self.human_request_id = report.human_request_id;
+        }
+        let terms = answer::key_terms(&self.input.request.query);
+        let now = jiff::Timestamp::now().to_string();
+        for mut evidence in report.evidence {
+            let url = evidence.effective_url().clone();
+            let tier = inner
+                .planner
+                .classify(&url, evidence.tier_hint, evidence.snippet_only);
+            if evidence.text.trim().is_empty() {
+                self.codes.push(if tier.is_official() {
+                    FailureCode::OfficialSourceFoundButExtractionFailed
+                } else {
+                    FailureCode::SourceExtractionFailed
+                });
+                self.notes
+                    .push(format!("no text could be extracted from {url}"));
+                continue;
+            }
+            if answer::relevance(&terms, &evidence) < inner.policy.execution.relevance_threshold {
+                self.rejected_irrelevant += 1;
+                tracing::debug!(%url, "below the relevance threshold");
+                continue;
+            }
+            if self
+                .used
+                .iter()
+                .any(|u| u.evidence.content_hash == evidence.content_hash)
+            {
+                continue; // identical content counts once (the first, earlier step, is kept)
+            }
+            if let Some(analyzer) = &inner.analyzer {
+                let query = &self.input.request.query;
+                if evidence.passages.is_empty() {
+                    evidence.passages = analyzer.passages(&evidence.text, query, 3);
+                }
+                if !self.input.request.fields.is_empty() && evidence.fields.is_empty() {
+                    evidence.fields =
+                        analyzer.fields(&evidence.text, query, &self.input.request.fields);
+                }
+            }
+            if evidence.truncated {
+                self.codes.push(FailureCode::SearchResultTruncated);
+            }
+            let publisher = inner.planner.publisher(&url, evidence.publisher.as_deref());
+            self.used.push(Used {
+                evidence,
+                tier,
+                publisher,
+                step_index: run.step_index,
+                extracted_at: now.clone(),
+            });
+        }
+        // Keep the best sources when there are too many.
+        self.used.sort_by_key(|u| (u.tier, u.step_index));
+        self.used.truncate(inner.policy.execution.max_sources);
+    }
+
+    fn failure_codes(&self, conflict: bool) -> Vec<FailureCode> {
+        let mut codes: Vec<FailureCode> = self
+            .attempts
+            .iter()
+            .filter_map(|a| a.failure_code)
+            .collect();
+        codes.extend(self.codes.iter().copied());
+        if self.used.is_empty() && self.rejected_irrelevant > 0 {
+            codes.push(FailureCode::SearchResultLowRelevance);
+        }
+        if conflict {
+            codes.push(FailureCode::SourceConflictNeedsReview);
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        codes.retain(|c| seen.insert(*c));
+        codes
+    }
+
+    fn score(&self) -> f64 {
+        let (_, conflict) = answer::assemble(&self.used, &self.input.request.fields, 0);
+        self.gw.inner.scoring.score(
+            &answer::scoring_sources(&self.used),
+            &self.failure_codes(conflict),
+        )
+    }
+
+    fn reached_target(&self) -> bool {
+        !self.used.is_empty() && self.score() >= self.gw.inner.policy.execution.target_confidence
+    }
+
+    async fn finish(mut self) -> SearchResult {
+        let inner = self.gw.inner.clone();
+        for u in &mut self.used {
+            if u.evidence.evidence_id.is_none() {
+                u.evidence.evidence_id = Some(format!("ev-{}", ulid::Ulid::new()));
+            }
+        }
+        let (answer, conflict) = answer::assemble(
+            &self.used,
+            &self.input.request.fields,
+            inner.policy.execution.max_passages,
+        );
+        let codes = self.failure_codes(conflict);
+        let scoring_sources = answer::scoring_sources(&self.used);
+        let confidence = inner.scoring.score(&scoring_sources, &codes);
+        let thresholds = inner.policy.confidence_thresholds;
+        let level = if (thresholds.high, thresholds.medium) == (0.85, 0.65) {
+            confidence_level(confidence)
+        } else if confidence >= thresholds.high {
+            sgw_contract::ConfidenceLevel::High
+        } else if confidence >= thresholds.medium {
+            sgw_contract::ConfidenceLevel::Medium
+        } else {
+            sgw_contract::ConfidenceLevel::Low
+        };
+        let first_failed = self.first_step.is_some_and(|first| {
+            let step = inner.chain[first].0.as_str();
+            self.attempts
+                .iter()
+                .any(|a| a.step == step && a.outcome == AttemptOutcome::Failed)
+        });
+        let later_step_used = self
+            .used
+            .iter()
+            .any(|u| Some(u.step_index) != self.first_step);
+        let fallback_used = !self.from_cache && (first_failed || later_step_used);
+        let sources: Vec<_> = self.used.iter().map(Used::source).collect();
+        let evidence_ids = sources
+            .iter()
+            .filter_map(|s| s.evidence_id.clone())
+            .collect();
+        if self.rejected_irrelevant > 0 {
+            self.notes.push(format!(
+                "{} source(s) fell below the relevance threshold",
+                self.rejected_irrelevant
+            ));
+        }
+        let result = SearchResult {
+            answer,
+            confidence,
+            confidence_level: level,
+            sources,
+            fallback_used,
+            failure_codes: codes,
+            verified_at: jiff::Timestamp::now(),
+            evidence_ids,
+            attempts: self.attempts,
+            cache_key: Some(self.input.key.clone()),
+            from_cache: self.from_cache,
+            human_request_id: self.human_request_id,
+            notes: self.notes,
+        };
+        let fresh: Vec<_> = self
+            .used
+            .iter()
+            .filter(|u| u.evidence.extraction_method != "cache")
+            .map(|u| {
+                let mut e = u.evidence.clone();
+                e.tier_hint = Some(u.tier);
+                e.publisher = Some(u.publisher.clone());
+                e
+            })
+            .collect();
+        if let Some(sink) = &inner.sink
+            && !self.from_cache
+            && !fresh.is_empty()
+            && inner.policy.cache_policy.evidence_cache_enabled
+            && let Err(e) = sink.persist(&self.input.key, &result, &fresh).await
+        {
+            tracing::warn!("could not store the evidence: {e}");
+            let mut result = result;
+            result
+                .notes
+                .push(format!("the evidence could not be stored: {e}"));
+            return result;
+        }
+        result
+    }
+}

@@ -1,0 +1,298 @@
+//! Reading a policy file: bytes → YAML (under a budget) → typed policy → checks.
+
+use super::Policy;
+use std::fmt;
+use std::path::Path;
+
+/// Policies larger than this are refused before parsing.
+pub const MAX_POLICY_BYTES: usize = 1 << 20;
+
+/// One problem in a policy file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyError {
+    /// The file, when loaded from one.
+    pub file: Option<String>,
+    /// Where in the document (`providers.search_engine_provider[1].kind`), when known.
+    pub path: Option<String>,
+    /// 1-based line, when it could be found.
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}")?;
+            if let Some(line) = self.line {
+                write!(f, ":{line}")?;
+            }
+            write!(f, ": ")?;
+        } else if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        if let Some(path) = &self.path {
+            write!(f, "{path}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// Every problem found in one policy (never empty).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct PolicyErrors(pub Vec<PolicyError>);
+
+impl fmt::Display for PolicyErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl PolicyErrors {
+    fn one(
+        file: Option<&str>,
+        path: Option<String>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> PolicyErrors {
+        PolicyErrors(vec![PolicyError {
+            file: file.map(str::to_string),
+            path,
+            line,
+            message: message.into(),
+        }])
+    }
+}
+
+impl Policy {
+    /// Reads and validates a policy file. `kinds` are the registered provider
+    /// kinds (an unknown `kind:` is an error listing them).
+    pub fn load(
+        path: &Path,
+        kinds: &[&str],
+    ) -> Result<(Policy, Vec<super::Warning>), PolicyErrors> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| {
+            PolicyErrors::one(
+                Some(&name),
+                None,
+                None,
+                format!("cannot read the file: {e}"),
+            )
+        })?;
+        let mut loaded = Policy::from_bytes(&bytes, Some(&name), kinds)?;
+        loaded.0.origin = Some(path.to_path_buf());
+        Ok(loaded)
+    }
+
+    /// Parses and validates policy text (`file` only labels errors).
+    pub fn from_bytes(
+        bytes: &[u8],
+        file: Option<&str>,
+        kinds: &[&str],
+    ) -> Result<(Policy, Vec<super::Warning>), PolicyErrors> {
+        if bytes.len() > MAX_POLICY_BYTES {
+            return Err(PolicyErrors::one(
+                file,
+                None,
+                None,
+                format!(
+                    "the policy is {} bytes; the limit is {MAX_POLICY_BYTES}",
+                    bytes.len()
+                ),
+            ));
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let line = bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count()
+                + 1;
+            PolicyErrors::one(
+                file,
+                None,
+                Some(line),
+                format!(
+                    "not UTF-8 text (invalid byte at offset {})",
+                    e.valid_up_to()
+                ),
+            )
+        })?;
+        if text.contains('\0') {
+            return Err(PolicyErrors::one(
+                file,
+                None,
+                None,
+                "binary data (NUL byte) is not a policy",
+            ));
+        }
+        let value = parse_yaml(text)
+            .map_err(|(line, message)| PolicyErrors::one(file, None, line, message))?;
+        if !value.is_object() {
+            return Err(PolicyErrors::one(
+                file,
+                None,
+                Some(1),
+                "a policy is a YAML mapping (key: value lines)",
+            ));
+        }
+        let policy: Policy = serde_path_to_error::deserialize(&value).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." { None } else { Some(path) };
+            let line = path.as_deref().and_then(|p| locate(text, p));
+            PolicyErrors::one(file, path, line, e.into_inner().to_string())
+        })?;
+        let warnings = super::validate::validate(&policy, kinds).map_err(|errors| {
+            PolicyErrors(
+                errors
+                    .into_iter()
+                    .map(|(path, message)| PolicyError {
+                        file: file.map(str::to_string),
+                        line: locate(text, &path),
+                        path: Some(path),
+                        message,
+                    })
+                    .collect(),
+            )
+        })?;
+        Ok((policy, warnings))
+    }
+}
+
+/// YAML → JSON value under a budget (depth, events, aliases), so bombs and
+/// deep nesting fail fast.
+fn parse_yaml(text: &str) -> Result<serde_json::Value, (Option<usize>, String)> {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = 64;
+    budget.max_events = 200_000;
+    budget.max_aliases = 1_000;
+    budget.max_anchors = 1_000;
+    budget.max_documents = 1;
+    let mut aliases = serde_saphyr::options::AliasLimits::default();
+    aliases.max_total_replayed_events = 100_000;
+    aliases.max_replay_stack_depth = 16;
+    aliases.max_alias_expansions_per_anchor = 100;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options.alias_limits = aliases;
+    serde_saphyr::from_str_with_options::<serde_json::Value>(text, options).map_err(|e| {
+        let message = e.to_string();
+        (
+            line_in_message(&message),
+            format!("not valid YAML: {message}"),
+        )
+    })
+}
+
+fn line_in_message(message: &str) -> Option<usize> {
+    let at = message.find("line ")?;
+    message[at + 5..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .ok()
+}
+
+/// Best-effort line of a `a.b[2].c` path in block-style YAML: walks the keys
+/// at increasing indentation. `None` when the layout is not recognised.
+pub(crate) fn locate(text: &str, path: &str) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut from = 0usize;
+    let mut min_indent = 0usize;
+    let mut found = None;
+    for segment in split_path(path) {
+        match segment {
+            Segment::Key(key) => {
+                let (i, indent) = (from..lines.len()).find_map(|i| {
+                    let line = lines[i];
+                    let stripped = line.trim_start();
+                    let trimmed = stripped.trim_start_matches("- ");
+                    // the column where the key starts (after a list dash)
+                    let indent = line.len() - trimmed.len();
+                    let key_matches = trimmed
+                        .strip_prefix(key.as_str())
+                        .is_some_and(|r| r.trim_start().starts_with(':'))
+                        || trimmed
+                            .strip_prefix(&format!("\"{key}\""))
+                            .is_some_and(|r| r.trim_start().starts_with(':'));
+                    (indent >= min_indent && key_matches).then_some((i, indent))
+                })?;
+                found = Some(i + 1);
+                from = i + 1;
+                min_indent = indent + 1;
+            }
+            Segment::Index(n) => {
+                let mut seen = 0;
+                let (i, indent) = (from..lines.len()).find_map(|i| {
+                    let line = lines[i];
+                    let indent = line.len() - line.trim_start().len();
+                    if indent + 1 >= min_indent && line.trim_start().starts_with('-') {
+                        if seen == n {
+                            return Some((i, indent));
+                        }
+                        seen += 1;
+                    }
+                    None
+                })?;
+                found = Some(i + 1);
+                from = i;
+                min_indent = indent + 2;
+            }
+        }
+    }
+    found
+}
+
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+fn split_path(path: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    for part in path.split('.') {
+        let mut rest = part;
+        if let Some(b) = rest.find('[') {
+            if b > 0 {
+                out.push(Segment::Key(rest[..b].to_string()));
+            }
+            rest = &rest[b..];
+            while let Some(stripped) = rest.strip_prefix('[') {
+                let close = stripped.find(']').unwrap_or(stripped.len());
+                if let Ok(n) = stripped[..close].parse() {
+                    out.push(Segment::Index(n));
+                }
+                rest = stripped.get(close + 1..).unwrap_or("");
+            }
+        } else if !rest.is_empty() {
+            out.push(Segment::Key(rest.to_string()));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::locate;
+
+    #[test]
+    fn locate_finds_nested_keys_and_list_items() {
+        let yaml = "version: 1\nproviders:\n  search_engine_provider:\n    - kind: a\n    - kind: b\n      timeout_ms: 5\nexecution:\n  deadline_ms: 3\n";
+        assert_eq!(
+            locate(yaml, "providers.search_engine_provider[1].kind"),
+            Some(5)
+        );
+        assert_eq!(
+            locate(yaml, "providers.search_engine_provider[1].timeout_ms"),
+            Some(6)
+        );
+        assert_eq!(locate(yaml, "execution.deadline_ms"), Some(8));
+        assert_eq!(locate(yaml, "nothing.here"), None);
+    }
+}

@@ -1,0 +1,6 @@
+//! Integration tests of sgw-orchestrator: policies, and the chain run with
+//! providers defined here (no network).
+
+mod chain;
+mod policy;
+mod support;
