@@ -312,7 +312,6 @@ impl Guard {
 
 /// The `reqwest` resolver that only ever yields vetted addresses.
 #[derive(Debug, Clone)]
-#[allow(dead_code)] // wired into the client by the fetcher
 pub(crate) struct GuardedResolver(pub(crate) Arc<Guard>);
 
 impl reqwest::dns::Resolve for GuardedResolver {
@@ -329,7 +328,6 @@ impl reqwest::dns::Resolve for GuardedResolver {
 
 /// Finds a [`GuardError`] in an error's source chain (the resolver's refusal
 /// comes back wrapped by the HTTP client).
-#[allow(dead_code)]
 pub(crate) fn find_guard_error<'a>(
     err: &'a (dyn std::error::Error + 'static),
 ) -> Option<&'a GuardError> {

@@ -1,0 +1,178 @@
+//! robots.txt rules per origin, fetched once and cached with a TTL.
+//!
+//! RFC 9309 outcomes: 2xx → the file's rules (a file larger than
+//! `robots.max_bytes` is parsed up to the cap); 4xx (404 included) → allow
+//! all; 5xx, timeouts, unreachable → disallow all. Disallow-all outcomes are
+//! cached for at most [`ERROR_TTL`], so one blip does not block a host for the
+//! full TTL.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::OnceCell;
+use tokio::time::Instant;
+
+/// The longest an error outcome (disallow-all for 5xx/unreachable) is cached.
+pub(crate) const ERROR_TTL: Duration = Duration::from_secs(60);
+
+/// The rules of one origin.
+pub(crate) enum Rules {
+    AllowAll { why: String },
+    DisallowAll { why: String },
+    File(Box<texting_robots::Robot>),
+}
+
+impl std::fmt::Debug for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rules::AllowAll { why } => write!(f, "AllowAll({why})"),
+            Rules::DisallowAll { why } => write!(f, "DisallowAll({why})"),
+            Rules::File(_) => f.write_str("File"),
+        }
+    }
+}
+
+/// A cached outcome.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub(crate) rules: Rules,
+    pub(crate) fetched_at: Instant,
+    pub(crate) ttl: Duration,
+}
+
+impl Entry {
+    pub(crate) fn new(rules: Rules, ttl: Duration) -> Entry {
+        let ttl = match rules {
+            Rules::DisallowAll { .. } => ttl.min(ERROR_TTL),
+            _ => ttl,
+        };
+        Entry {
+            rules,
+            fetched_at: Instant::now(),
+            ttl,
+        }
+    }
+
+    fn fresh(&self) -> bool {
+        self.fetched_at.elapsed() < self.ttl
+    }
+
+    /// `Err(reason)` when `path_and_query` may not be fetched.
+    pub(crate) fn check(&self, path_and_query: &str) -> Result<(), String> {
+        match &self.rules {
+            Rules::AllowAll { .. } => Ok(()),
+            Rules::DisallowAll { why } => Err(format!(
+                "robots.txt unavailable ({why}): treated as disallow-all (RFC 9309)"
+            )),
+            Rules::File(robot) => {
+                if robot.allowed(path_and_query) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "robots.txt disallows {path_and_query} for our user agent"
+                    ))
+                }
+            }
+        }
+    }
+
+    /// The `Crawl-delay` for our agent, clamped to `max`.
+    pub(crate) fn crawl_delay(&self, max: Duration) -> Option<Duration> {
+        match &self.rules {
+            Rules::File(robot) => robot
+                .delay
+                .filter(|d| d.is_finite() && *d > 0.0)
+                .map(|d| Duration::from_secs_f64(f64::from(d)).min(max)),
+            _ => None,
+        }
+    }
+}
+
+/// Parses a robots.txt body for `agent`. A file the parser rejects is
+/// treated as allow-all (RFC 9309 asks parsers to use what they can; the
+/// parser only fails on non-UTF-8 garbage).
+pub(crate) fn parse(agent: &str, body: &[u8]) -> Rules {
+    match texting_robots::Robot::new(agent, body) {
+        Ok(robot) => Rules::File(Box::new(robot)),
+        Err(e) => Rules::AllowAll {
+            why: format!("unparsable robots.txt ignored: {e}"),
+        },
+    }
+}
+
+/// The per-origin cache. One fetch per origin at a time; concurrent callers
+/// wait for it.
+#[derive(Debug, Default)]
+pub(crate) struct RobotsCache {
+    map: Mutex<HashMap<String, Arc<OnceCell<Arc<Entry>>>>>,
+}
+
+impl RobotsCache {
+    /// The cell for `origin`: the cached one if fresh (or still being
+    /// fetched), else a new empty one.
+    pub(crate) fn cell(&self, origin: &str) -> Arc<OnceCell<Arc<Entry>>> {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() > 10_000 {
+            map.retain(|_, c| c.get().is_none_or(|e| e.fresh()));
+        }
+        match map.get(origin) {
+            Some(c) if c.get().is_none_or(|e| e.fresh()) => c.clone(),
+            _ => {
+                let c = Arc::new(OnceCell::new());
+                map.insert(origin.to_string(), c.clone());
+                c
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_rules_and_delay() {
+        let e = Entry::new(
+            parse(
+                "SearchGatewayBot",
+                b"User-agent: *\nDisallow: /private\nCrawl-delay: 2\n\nUser-agent: OtherBot\nDisallow: /\n",
+            ),
+            Duration::from_secs(60),
+        );
+        assert!(e.check("/public/page").is_ok());
+        assert!(e.check("/private/x?y=1").is_err());
+        assert_eq!(
+            e.crawl_delay(Duration::from_secs(30)),
+            Some(Duration::from_secs(2))
+        );
+        assert_eq!(
+            e.crawl_delay(Duration::from_secs(1)),
+            Some(Duration::from_secs(1))
+        );
+    }
+
+    #[test]
+    fn unavailable_is_short_lived_disallow() {
+        let e = Entry::new(
+            Rules::DisallowAll {
+                why: "HTTP 503".into(),
+            },
+            Duration::from_secs(3600),
+        );
+        assert!(e.check("/").unwrap_err().contains("503"));
+        assert_eq!(e.ttl, ERROR_TTL);
+    }
+
+    #[test]
+    fn garbage_does_not_panic() {
+        for body in [
+            &b"\xff\xfe\x00garbage"[..],
+            b"Disallow",
+            b"User-agent:\nDisallow: [",
+            b"\n\n\n:::",
+        ] {
+            let e = Entry::new(parse("Bot", body), Duration::from_secs(1));
+            let _ = e.check("/x");
+        }
+    }
+}

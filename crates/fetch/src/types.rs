@@ -1,0 +1,176 @@
+//! Request, response and error types of the network layer.
+
+use bytes::Bytes;
+use sgw_contract::{FailureCode, HttpValidators};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+use url::Url;
+
+/// What is being fetched; decides whether robots.txt and page rules apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FetchKind {
+    /// A web page (robots.txt honoured; login-wall and JS-shell rules apply).
+    Page,
+    /// An API the operator configured explicitly (robots.txt not consulted).
+    Api,
+}
+
+/// One fetch.
+#[derive(Debug, Clone)]
+pub struct FetchRequest<'a> {
+    pub url: Url,
+    pub kind: FetchKind,
+    /// Validators of a stored copy: sent as `If-None-Match` / `If-Modified-Since`.
+    pub validators: Option<HttpValidators>,
+    /// The caller's deadline; the fetch (retries included) never runs past it.
+    pub deadline: Option<Instant>,
+    /// `Accept` header; a default per kind when `None`.
+    pub accept: Option<&'a str>,
+    /// Extra request headers (API keys, …). Sent to the request's origin only:
+    /// dropped when a redirect leaves it.
+    pub headers: &'a [(&'a str, &'a str)],
+}
+
+impl<'a> FetchRequest<'a> {
+    /// A page fetch with defaults.
+    pub fn page(url: Url) -> FetchRequest<'a> {
+        FetchRequest {
+            url,
+            kind: FetchKind::Page,
+            validators: None,
+            deadline: None,
+            accept: None,
+            headers: &[],
+        }
+    }
+
+    /// An API fetch with defaults.
+    pub fn api(url: Url) -> FetchRequest<'a> {
+        FetchRequest {
+            kind: FetchKind::Api,
+            ..FetchRequest::page(url)
+        }
+    }
+
+    pub fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    pub fn with_validators(mut self, validators: HttpValidators) -> Self {
+        self.validators = Some(validators);
+        self
+    }
+
+    pub fn with_accept(mut self, accept: &'a str) -> Self {
+        self.accept = Some(accept);
+        self
+    }
+
+    pub fn with_headers(mut self, headers: &'a [(&'a str, &'a str)]) -> Self {
+        self.headers = headers;
+        self
+    }
+}
+
+/// A successful fetch (2xx, or 304 for a conditional request).
+#[derive(Debug, Clone)]
+pub struct FetchResponse {
+    pub status: u16,
+    /// The URL asked for.
+    pub url: Url,
+    /// The URL the content came from, after redirects.
+    pub final_url: Url,
+    /// Media type essence, lower case; sniffed from the bytes when the server
+    /// sent none or `application/octet-stream`.
+    pub content_type: String,
+    /// True when `content_type` was sniffed rather than sent.
+    pub content_type_sniffed: bool,
+    /// The character encoding `text()` was decoded from (text types only).
+    pub charset: Option<String>,
+    /// The body after content decoding (gzip/deflate/br removed).
+    pub body: Bytes,
+    pub(crate) text: Option<String>,
+    /// `ETag` / `Last-Modified` of this response (for the next revalidation).
+    pub validators: HttpValidators,
+    /// A 304: the stored copy is still current; `body` is empty.
+    pub not_modified: bool,
+    pub elapsed: Duration,
+    /// Every redirect target followed, in order.
+    pub redirects: Vec<Url>,
+    /// Attempts made (1 + retries).
+    pub attempts: u32,
+    /// Selected response headers (lower-case names): server, CDN ids,
+    /// caching, content headers.
+    pub headers_of_interest: BTreeMap<String, String>,
+}
+
+impl FetchResponse {
+    /// The decoded text for text types (HTML, XML, JSON, text/*); empty for
+    /// binary types and 304s.
+    pub fn text(&self) -> &str {
+        self.text.as_deref().unwrap_or("")
+    }
+
+    /// Whether the body was decoded as text.
+    pub fn is_text(&self) -> bool {
+        self.text.is_some()
+    }
+}
+
+/// A failed fetch, diagnosed as exactly one [`FailureCode`].
+#[derive(Debug, Clone)]
+pub struct FetchError {
+    pub code: FailureCode,
+    /// The URL at fault (the redirect hop that failed, else the requested URL).
+    pub url: Url,
+    pub message: String,
+    pub http_status: Option<u16>,
+    /// The server's `Retry-After`, when it sent one.
+    pub retry_after: Option<Duration>,
+    pub elapsed: Duration,
+    pub attempts: u32,
+    pub headers_of_interest: BTreeMap<String, String>,
+    /// False for failures a retry cannot fix although their code is temporary
+    /// (a redirect loop, a politeness delay past the deadline).
+    pub(crate) retryable: bool,
+}
+
+impl FetchError {
+    pub(crate) fn new(code: FailureCode, url: &Url, message: impl Into<String>) -> FetchError {
+        FetchError {
+            code,
+            url: url.clone(),
+            message: message.into(),
+            http_status: None,
+            retry_after: None,
+            elapsed: Duration::ZERO,
+            attempts: 1,
+            headers_of_interest: BTreeMap::new(),
+            retryable: true,
+        }
+    }
+
+    pub(crate) fn final_(mut self) -> FetchError {
+        self.retryable = false;
+        self
+    }
+
+    /// True when trying again later can help (see [`FailureCode::is_temporary`]).
+    pub fn is_temporary(&self) -> bool {
+        self.retryable && self.code.is_temporary()
+    }
+}
+
+impl fmt::Display for FetchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} ({})", self.code, self.message, self.url)?;
+        if let Some(ra) = self.retry_after {
+            write!(f, " [retry after {}s]", ra.as_secs())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FetchError {}
