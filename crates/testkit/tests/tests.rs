@@ -1,0 +1,8 @@
+//! Integration tests of sgw-testkit: one binary, a module per topic.
+
+mod support;
+
+mod bombs;
+mod content;
+mod faults;
+mod routing;
