@@ -2,6 +2,8 @@
 //!
 //! Tasks are plain functions; each lives in its own module when it grows.
 
+mod bench_extract;
+
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,6 +14,7 @@ usage: cargo xtask <task>
 tasks:
   ci             fmt --check, clippy -D warnings, the test suite (what .ci/run does)
   policy-check   validate every policy under policies/ with `sgw policy check`
+  bench-extract  article-extraction F1 and ms/page: sgw-extract vs trafilatura, readability-lxml
 ";
 
 fn main() -> Result<()> {
@@ -21,6 +24,7 @@ fn main() -> Result<()> {
     match task.as_deref() {
         Some("ci") => ci(),
         Some("policy-check") => policy_check(),
+        Some("bench-extract") => bench_extract::run(),
         Some("-h" | "--help") | None => {
             print!("{USAGE}");
             Ok(())

@@ -1,0 +1,121 @@
+//! `sgw extract PATH|-`: run the extractor on a local file and print what it found.
+
+use crate::exit::{CliError, CliResult};
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Extract main text, metadata and (with `--query`) ranked passages from a local
+/// HTML page, feed, PDF or text file (gzip accepted).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// File to read, or `-` for standard input.
+    pub path: PathBuf,
+    /// URL the document came from (resolves relative canonical links).
+    #[arg(long)]
+    pub url: Option<String>,
+    /// Content type, if known (e.g. `text/html; charset=iso-8859-1`); sniffed otherwise.
+    #[arg(long)]
+    pub content_type: Option<String>,
+    /// Rank passages against this query.
+    #[arg(long, short)]
+    pub query: Option<String>,
+    /// How many passages to print.
+    #[arg(long, default_value_t = 5)]
+    pub max_passages: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub async fn run(args: Args) -> CliResult {
+    let name = args.path.display().to_string();
+    let bytes = if name == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| CliError::Io(format!("cannot read standard input: {e}")))?;
+        buf
+    } else {
+        tokio::fs::read(&args.path)
+            .await
+            .map_err(|e| CliError::Io(format!("cannot read {name}: {e}")))?
+    };
+    let url = match &args.url {
+        Some(u) => Some(
+            sgw_extract::Url::parse(u)
+                .map_err(|e| CliError::Usage(format!("--url {u:?} is not a URL: {e}")))?,
+        ),
+        None => None,
+    };
+    let content_type = args.content_type.clone();
+    let doc = tokio::task::spawn_blocking(move || {
+        sgw_extract::extract(&bytes, content_type.as_deref(), url.as_ref())
+    })
+    .await
+    .map_err(|e| CliError::Io(format!("extractor task failed: {e}")))?
+    .map_err(|e| CliError::Usage(format!("{name}: {e}")))?;
+    let passages = args
+        .query
+        .as_deref()
+        .map(|q| doc.passages(q, args.max_passages))
+        .unwrap_or_default();
+    let m = &doc.metadata;
+    if args.json {
+        let v = serde_json::json!({
+            "kind": doc.kind,
+            "title": m.title,
+            "publisher": m.publisher,
+            "authors": m.authors,
+            "published_at": m.published_at,
+            "modified_at": m.modified_at,
+            "language": m.language,
+            "canonical_url": m.canonical_url,
+            "encoding": doc.encoding,
+            "text": doc.text,
+            "entries": doc.entries,
+            "passages": passages,
+        });
+        let s = serde_json::to_string_pretty(&v)
+            .map_err(|e| CliError::Io(format!("cannot encode JSON: {e}")))?;
+        println!("{s}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let show = |k: &str, v: Option<&str>| {
+        if let Some(v) = v {
+            println!("{k:<14}{v}");
+        }
+    };
+    show("kind:", Some(&format!("{:?}", doc.kind).to_lowercase()));
+    show("title:", m.title.as_deref());
+    show("publisher:", m.publisher.as_deref());
+    if !m.authors.is_empty() {
+        show("authors:", Some(&m.authors.join("; ")));
+    }
+    show("published:", m.published_at.as_deref());
+    show("modified:", m.modified_at.as_deref());
+    show("language:", m.language.as_deref());
+    show("canonical:", m.canonical_url.as_deref());
+    show("encoding:", Some(&doc.encoding));
+    if !doc.entries.is_empty() {
+        println!("entries:      {}", doc.entries.len());
+    }
+    println!();
+    println!("{}", doc.text);
+    if !passages.is_empty() {
+        println!();
+        println!(
+            "--- passages for {:?} ---",
+            args.query.as_deref().unwrap_or("")
+        );
+        for p in &passages {
+            println!(
+                "[{}] score {:.3} bytes {}..{}",
+                p.index, p.score, p.start, p.end
+            );
+            println!("{}", p.text);
+            println!();
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

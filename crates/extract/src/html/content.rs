@@ -1,0 +1,555 @@
+//! Main-content selection: block scoring in the spirit of Readability, on the
+//! light arena tree of [`super::dom`], with semantic hints (`<article>`,
+//! `itemprop=articleBody`, class names) and boilerplate pruning.
+//!
+//! Everything is iterative over the arena (parents precede children), so the
+//! cost is linear in the number of nodes and no recursion depth is involved.
+
+use super::dom::{Dom, NONE, Tag};
+use regex::Regex;
+use std::sync::OnceLock;
+
+struct Patterns {
+    unlikely: Regex,
+    maybe: Regex,
+    positive: Regex,
+    negative: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| Patterns {
+        unlikely: Regex::new(
+            r"-ad-|\bads?\b|advert|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|cookie|consent|\bheader|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|modal|newsletter|subscribe|signup|share|sharing|recommend|promo|outbrain|taboola|\bnav|navbar|toolbar|masthead|skip-link|visually-hidden|sr-only|screen-reader",
+        )
+        .unwrap(),
+        maybe: Regex::new(r"\band\b|article|body|column|content|main|shadow|post|story|entry|text").unwrap(),
+        positive: Regex::new(r"article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose").unwrap(),
+        negative: Regex::new(
+            r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|caption|credit|newsletter|subscribe|recirc|more-stories|read-more|readmore",
+        )
+        .unwrap(),
+    })
+}
+
+/// Per-node statistics, computed bottom-up.
+#[derive(Debug, Clone, Copy, Default)]
+struct Stat {
+    /// Text bytes under the node (excluding pruned subtrees).
+    len: u32,
+    /// Text bytes under links.
+    link_len: u32,
+    /// Text bytes directly in the node or its inline descendants.
+    inline_len: u32,
+    commas: u32,
+    inline_commas: u32,
+    li: u32,
+    p: u32,
+}
+
+fn class_weight(ci: &str) -> i32 {
+    if ci.is_empty() {
+        return 0;
+    }
+    let p = patterns();
+    let mut w = 0;
+    if p.negative.is_match(ci) {
+        w -= 25;
+    }
+    if p.positive.is_match(ci) {
+        w += 25;
+    }
+    w
+}
+
+fn is_paragraph(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::P | Tag::Pre | Tag::Blockquote | Tag::Td | Tag::Li | Tag::Dd
+    )
+}
+
+/// Extracts the main text of the page, or `None` if the page has no text.
+pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
+    let n = dom.nodes.len();
+    let pats = patterns();
+    // 1. Pruning (forward: parents first). Hidden and boilerplate elements go;
+    // class/id patterns only prune elements holding under half of the page's
+    // text (wrappers with unlucky class names must survive).
+    let mut pruned = vec![false; n];
+    for i in 1..n {
+        let node = &dom.nodes[i];
+        pruned[i] = pruned[node.parent as usize]
+            || (node.tag != Tag::Text
+                && (node.hidden
+                    || matches!(
+                        node.tag,
+                        Tag::Nav | Tag::Aside | Tag::Footer | Tag::Header | Tag::Menu | Tag::Head
+                    )));
+    }
+    let mut raw_len = vec![0u32; n];
+    for i in (1..n).rev() {
+        if pruned[i] {
+            continue;
+        }
+        if dom.nodes[i].tag == Tag::Text {
+            raw_len[i] += dom.node_text(i as u32).len() as u32;
+        }
+        let p = dom.nodes[i].parent as usize;
+        raw_len[p] += raw_len[i];
+    }
+    let total = raw_len[0].max(1);
+    for i in 1..n {
+        let node = &dom.nodes[i];
+        if pruned[node.parent as usize] {
+            pruned[i] = true;
+            continue;
+        }
+        if pruned[i] || node.tag == Tag::Text || raw_len[i] * 2 > total {
+            continue;
+        }
+        let ci = dom.class_id(i as u32);
+        pruned[i] = !ci.is_empty()
+            && !node.body_hint
+            && !matches!(
+                node.tag,
+                Tag::Body | Tag::Html | Tag::Article | Tag::Main | Tag::A
+            )
+            && pats.unlikely.is_match(ci)
+            && !pats.maybe.is_match(ci);
+    }
+    // 2. Statistics (reverse: children first).
+    let mut st = vec![Stat::default(); n];
+    let mut in_link = vec![false; n];
+    for i in 1..n {
+        let p = dom.nodes[i].parent as usize;
+        in_link[i] = in_link[p] || dom.nodes[i].tag == Tag::A;
+    }
+    for i in (1..n).rev() {
+        if pruned[i] {
+            continue;
+        }
+        let node = &dom.nodes[i];
+        if node.tag == Tag::Text {
+            let t = dom.node_text(i as u32);
+            let len = t.trim().len() as u32;
+            let commas = t.matches([',', '，', '、']).count() as u32;
+            let s = &mut st[i];
+            s.len = len;
+            s.inline_len = len;
+            s.commas = commas;
+            s.inline_commas = commas;
+            if in_link[i] {
+                s.link_len = len;
+            }
+        }
+        match node.tag {
+            Tag::Li => st[i].li += 1,
+            Tag::P => st[i].p += 1,
+            _ => {}
+        }
+        let s = st[i];
+        let p = node.parent as usize;
+        let ps = &mut st[p];
+        ps.len += s.len;
+        ps.link_len += s.link_len;
+        ps.commas += s.commas;
+        ps.li += s.li;
+        ps.p += s.p;
+        if !node.tag.is_block() || node.tag == Tag::Text {
+            ps.inline_len += s.inline_len;
+            ps.inline_commas += s.inline_commas;
+        }
+    }
+    // 3. Scoring.
+    let mut score = vec![f32::NAN; n];
+    let init = |i: usize, score: &mut Vec<f32>| {
+        if score[i].is_nan() {
+            let node = &dom.nodes[i];
+            let base = match node.tag {
+                Tag::Div | Tag::Article | Tag::Main | Tag::Section => 5.0,
+                Tag::Pre | Tag::Td | Tag::Blockquote => 3.0,
+                Tag::Address
+                | Tag::Ol
+                | Tag::Ul
+                | Tag::Dl
+                | Tag::Dd
+                | Tag::Dt
+                | Tag::Li
+                | Tag::Form => -3.0,
+                Tag::Th => -5.0,
+                t if t.is_heading() => -5.0,
+                _ => 0.0,
+            };
+            let hint = if node.body_hint { 30.0 } else { 0.0 };
+            let art = if node.tag == Tag::Article { 10.0 } else { 0.0 };
+            score[i] = base + hint + art + class_weight(dom.class_id(i as u32)) as f32;
+        }
+    };
+    for i in 1..n {
+        if pruned[i] {
+            continue;
+        }
+        let node = &dom.nodes[i];
+        if node.tag == Tag::Text || !node.tag.is_block() || node.tag.is_heading() {
+            continue;
+        }
+        let s = st[i];
+        if s.inline_len < 25 {
+            continue;
+        }
+        let content = 1.0 + s.inline_commas as f32 + (s.inline_len as f32 / 100.0).min(3.0);
+        let mut anc = if is_paragraph(node.tag) {
+            node.parent
+        } else {
+            i as u32
+        };
+        let mut level = 0;
+        while anc != NONE && anc != 0 && level < 5 {
+            let a = anc as usize;
+            if dom.nodes[a].tag == Tag::Html {
+                break;
+            }
+            init(a, &mut score);
+            let div = match level {
+                0 => 1.0,
+                1 => 2.0,
+                l => l as f32 * 3.0,
+            };
+            score[a] += content / div;
+            anc = dom.nodes[a].parent;
+            level += 1;
+        }
+    }
+    let mut top = NONE;
+    let mut top_score = f32::MIN;
+    for i in 1..n {
+        if score[i].is_nan() || pruned[i] {
+            continue;
+        }
+        let s = st[i];
+        let ld = if s.len > 0 {
+            s.link_len as f32 / s.len as f32
+        } else {
+            0.0
+        };
+        score[i] *= 1.0 - ld;
+        if score[i] > top_score {
+            top_score = score[i];
+            top = i as u32;
+        }
+    }
+    if top == NONE {
+        return render(dom, &pruned, &st, &[0], title);
+    }
+    // Walk up while the parent scores comparably (content split in sub-blocks).
+    let mut cur = top;
+    let mut last = top_score;
+    loop {
+        let p = dom.nodes[cur as usize].parent;
+        if p == NONE || p == 0 || matches!(dom.nodes[p as usize].tag, Tag::Body | Tag::Html) {
+            break;
+        }
+        let ps = score[p as usize];
+        if ps.is_nan() {
+            // An only child: the parent is the same block.
+            if dom
+                .children(p)
+                .filter(|&c| !pruned[c as usize] && st[c as usize].len > 0)
+                .count()
+                == 1
+            {
+                cur = p;
+                continue;
+            }
+            break;
+        }
+        if ps < last / 3.0 {
+            break;
+        }
+        if ps > last {
+            top = p;
+            top_score = ps;
+        }
+        last = ps;
+        cur = p;
+    }
+    // 4. Siblings of the top candidate that belong to the article.
+    let parent = dom.nodes[top as usize].parent;
+    let mut roots = Vec::new();
+    if parent == NONE {
+        roots.push(top);
+    } else {
+        let threshold = (top_score * 0.2).max(10.0);
+        let top_ci = dom.class_id(top);
+        for c in dom.children(parent) {
+            if pruned[c as usize] {
+                continue;
+            }
+            if c == top {
+                roots.push(c);
+                continue;
+            }
+            let ci = dom.class_id(c);
+            let bonus = if !top_ci.is_empty() && ci == top_ci {
+                top_score * 0.2
+            } else {
+                0.0
+            };
+            let sc = score[c as usize];
+            if !sc.is_nan() && sc + bonus >= threshold {
+                roots.push(c);
+                continue;
+            }
+            let node = &dom.nodes[c as usize];
+            if node.tag == Tag::P {
+                let s = st[c as usize];
+                let ld = if s.len > 0 {
+                    s.link_len as f32 / s.len as f32
+                } else {
+                    0.0
+                };
+                if (s.len > 80 && ld < 0.25)
+                    || (s.len > 0 && ld == 0.0 && {
+                        let t = subtree_text(dom, c);
+                        t.contains(". ") || t.trim_end().ends_with('.')
+                    })
+                {
+                    roots.push(c);
+                }
+            }
+        }
+    }
+    render(dom, &pruned, &st, &roots, title)
+}
+
+fn subtree_text(dom: &Dom, id: u32) -> String {
+    let mut out = String::new();
+    let mut stack = vec![id];
+    while let Some(x) = stack.pop() {
+        let node = &dom.nodes[x as usize];
+        if node.tag == Tag::Text {
+            out.push_str(dom.node_text(x));
+        }
+        let start = stack.len();
+        stack.extend(dom.children(x));
+        stack[start..].reverse();
+    }
+    out
+}
+
+/// Readability's conditional cleaning: lists, tables and divs full of links go.
+fn drop_conditionally(dom: &Dom, st: &[Stat], id: usize) -> bool {
+    let node = &dom.nodes[id];
+    let s = st[id];
+    let list = matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl);
+    let candidate = list
+        || matches!(
+            node.tag,
+            Tag::Div
+                | Tag::Section
+                | Tag::Table
+                | Tag::Form
+                | Tag::Figure
+                | Tag::Other
+                | Tag::Center
+        );
+    if node.tag == Tag::Figure && s.len < 25 {
+        return false;
+    }
+    if !candidate || node.body_hint {
+        return false;
+    }
+    let w = class_weight(dom.class_id(id as u32));
+    if w < 0 {
+        return true;
+    }
+    if s.commas >= 10 {
+        return false;
+    }
+    let ld = if s.len > 0 {
+        s.link_len as f32 / s.len as f32
+    } else {
+        0.0
+    };
+    if list {
+        return ld > 0.5 || (s.len < 40 * s.li.max(1) && ld > 0.3);
+    }
+    (w < 25 && ld > 0.3 && s.len < 1000)
+        || ld > 0.5
+        || (!list && s.li > s.p.max(1) * 2 && ld > 0.2)
+        || (s.len < 25 && ld > 0.0)
+}
+
+struct Writer {
+    out: String,
+    /// 0: nothing pending, 1: newline, 2: blank line.
+    pending: u8,
+}
+
+impl Writer {
+    fn brk(&mut self, level: u8) {
+        self.pending = self.pending.max(level);
+    }
+
+    fn text(&mut self, t: &str) {
+        if t.trim().is_empty() {
+            if !t.is_empty()
+                && !self.out.is_empty()
+                && self.pending == 0
+                && !self.out.ends_with(' ')
+            {
+                self.out.push(' ');
+            }
+            return;
+        }
+        if self.pending > 0 {
+            while self.out.ends_with(' ') {
+                self.out.pop();
+            }
+            if !self.out.is_empty() {
+                self.out
+                    .push_str(if self.pending >= 2 { "\n\n" } else { "\n" });
+            }
+            self.pending = 0;
+            self.out.push_str(t.trim_start());
+            return;
+        }
+        if self.out.ends_with(' ') || self.out.ends_with('\n') || self.out.is_empty() {
+            self.out.push_str(t.trim_start());
+        } else {
+            self.out.push_str(t);
+        }
+    }
+}
+
+fn same_title(a: &str, title: &str) -> bool {
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let (a, t) = (norm(a), norm(title));
+    !a.is_empty() && (t.contains(&a) || a.contains(&t))
+}
+
+fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<&str>) -> String {
+    let mut w = Writer {
+        out: String::new(),
+        pending: 0,
+    };
+    // (node, entering)
+    let mut stack: Vec<(u32, bool)> = Vec::new();
+    for &r in roots {
+        stack.push((r, true));
+        while let Some((id, enter)) = stack.pop() {
+            let node = &dom.nodes[id as usize];
+            if !enter {
+                if node.tag.is_block() {
+                    w.brk(
+                        if matches!(
+                            node.tag,
+                            Tag::Li | Tag::Td | Tag::Th | Tag::Dt | Tag::Dd | Tag::Tr
+                        ) {
+                            1
+                        } else {
+                            2
+                        },
+                    );
+                }
+                continue;
+            }
+            if pruned[id as usize] {
+                continue;
+            }
+            match node.tag {
+                Tag::Text => {
+                    w.text(dom.node_text(id));
+                    continue;
+                }
+                Tag::Br => {
+                    w.brk(1);
+                    continue;
+                }
+                Tag::Hr | Tag::Img => continue,
+                _ => {}
+            }
+            if id != r && drop_conditionally(dom, st, id as usize) {
+                continue;
+            }
+            if node.tag == Tag::H1 && title.is_some_and(|t| same_title(&subtree_text(dom, id), t)) {
+                continue;
+            }
+            if node.tag.is_block() {
+                w.brk(
+                    if matches!(
+                        node.tag,
+                        Tag::Li | Tag::Td | Tag::Th | Tag::Dt | Tag::Dd | Tag::Tr
+                    ) {
+                        1
+                    } else {
+                        2
+                    },
+                );
+            }
+            if node.tag == Tag::Li {
+                w.text("- ");
+            }
+            stack.push((id, false));
+            let start = stack.len();
+            stack.extend(dom.children(id).map(|c| (c, true)));
+            stack[start..].reverse();
+        }
+        w.brk(2);
+    }
+    let mut out = w.out;
+    while out.ends_with(char::is_whitespace) {
+        out.pop();
+    }
+    out
+}
+
+/// All visible text of the page (no pruning), blocks separated by newlines.
+pub fn visible_text(dom: &Dom) -> String {
+    let n = dom.nodes.len();
+    let mut pruned = vec![false; n];
+    for i in 1..n {
+        let node = &dom.nodes[i];
+        pruned[i] = pruned[node.parent as usize]
+            || (node.tag != Tag::Text && (node.hidden || node.tag == Tag::Head));
+    }
+    let st = vec![Stat::default(); n];
+    let mut w = Writer {
+        out: String::new(),
+        pending: 0,
+    };
+    let mut stack: Vec<(u32, bool)> = vec![(0, true)];
+    while let Some((id, enter)) = stack.pop() {
+        let node = &dom.nodes[id as usize];
+        if !enter {
+            if node.tag.is_block() {
+                w.brk(1);
+            }
+            continue;
+        }
+        if pruned[id as usize] {
+            continue;
+        }
+        match node.tag {
+            Tag::Text => w.text(dom.node_text(id)),
+            Tag::Br => w.brk(1),
+            _ => {
+                if node.tag.is_block() {
+                    w.brk(1);
+                }
+                stack.push((id, false));
+                let start = stack.len();
+                stack.extend(dom.children(id).map(|c| (c, true)));
+                stack[start..].reverse();
+            }
+        }
+    }
+    let _ = st;
+    w.out.trim_end().to_string()
+}

@@ -1,0 +1,28 @@
+//! `sgw-extract` turns fetched bytes into evidence: main text, metadata,
+//! ranked passages with byte offsets, and typed answer fields.
+//!
+//! It is **not** a fetcher (no network, no robots, no caps on the wire: that is
+//! `sgw-fetch`), not a browser (no JavaScript; [`looks_like_js_shell`] only tells
+//! the caller that a page needs one), and not a judge of truth (fields are
+//! candidates with their source span; scoring happens in the orchestrator).
+#![doc = include_str!("../README.md")]
+
+mod date;
+mod decode;
+mod document;
+mod error;
+mod feed;
+mod fields;
+pub mod html;
+mod passages;
+mod pdf;
+
+pub use date::{find_dates, normalize_date};
+pub use decode::{decode_html, maybe_gunzip, meta_charset};
+pub use document::{Document, DocumentKind, FeedEntry, Metadata, extract, sniff_kind};
+pub use error::ExtractError;
+pub use fields::{FieldKind, FieldSpec, FieldValue};
+pub use html::{looks_like_js_shell, visible_text_len};
+pub use passages::{Passage, tokenize};
+pub use pdf::{PDF_MAX_BYTES, PDF_MAX_PAGES, PDF_TIMEOUT};
+pub use url::Url;

@@ -1,0 +1,121 @@
+use sgw_extract::{DocumentKind, extract, looks_like_js_shell, visible_text_len};
+
+const ARTICLE: &str = r#"<!doctype html><html lang="en"><head><title>Rivers rise | Daily News</title></head>
+<body>
+<header class="site-header"><nav><a href="/">Home</a> <a href="/world">World</a> <a href="/sport">Sport</a></nav></header>
+<div class="layout">
+  <aside class="sidebar"><h3>Most read</h3><ul><li><a href="/a">Celebrity does thing</a></li><li><a href="/b">Another story</a></li></ul></aside>
+  <article class="story">
+    <h1>Rivers rise</h1>
+    <p>The river rose by three metres overnight, flooding the lower town and forcing hundreds of residents to leave their homes, officials said on Tuesday.</p>
+    <h2>Evacuations</h2>
+    <p>Emergency services, which had prepared for days, moved families to schools and sports halls, where volunteers served hot meals.</p>
+    <ul><li>Schools are closed until Friday.</li><li>Trains are suspended between the two stations.</li></ul>
+    <div class="ad-slot">ADVERTISEMENT</div>
+    <p>Forecasters expect the water to recede slowly, but warned that more rain, possibly heavy, could fall at the weekend.</p>
+    <div class="share-tools"><a href="/s/fb">Share on Facebook</a> <a href="/s/tw">Tweet</a></div>
+  </article>
+  <section class="related-stories"><h2>Related</h2><ul><li><a href="/c">Floods last year</a></li><li><a href="/d">Dams explained</a></li></ul></section>
+</div>
+<div id="comments"><p>First comment, I think this is terrible, truly, and somebody should act.</p></div>
+<footer><p>Copyright Daily News. All rights reserved, everywhere, forever.</p></footer>
+<script>var tracking = "The river rose by three metres";</script>
+</body></html>"#;
+
+#[test]
+fn keeps_article_drops_boilerplate() {
+    let doc = extract(ARTICLE.as_bytes(), Some("text/html; charset=utf-8"), None).unwrap();
+    assert_eq!(doc.kind, DocumentKind::Html);
+    let t = &doc.text;
+    assert!(
+        t.contains("The river rose by three metres overnight"),
+        "{t}"
+    );
+    assert!(t.contains("Emergency services"), "{t}");
+    assert!(t.contains("Forecasters expect"), "{t}");
+    assert!(
+        t.contains("- Schools are closed until Friday."),
+        "lists readable: {t}"
+    );
+    assert!(t.contains("Evacuations"), "headings kept: {t}");
+    for junk in [
+        "Home",
+        "Most read",
+        "ADVERTISEMENT",
+        "Share on Facebook",
+        "Floods last year",
+        "First comment",
+        "Copyright",
+        "tracking",
+    ] {
+        assert!(!t.contains(junk), "{junk:?} leaked into: {t}");
+    }
+    // Paragraph structure survives as blank lines.
+    assert!(
+        t.contains("officials said on Tuesday.\n\nEvacuations\n\nEmergency services"),
+        "{t}"
+    );
+}
+
+#[test]
+fn js_shell_detection() {
+    let shell = r#"<html><head><script src="/app.js"></script></head><body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>"#;
+    assert!(looks_like_js_shell(shell));
+    let bare =
+        r#"<html><body><div id="__next"></div><script src="/main.js"></script></body></html>"#;
+    assert!(looks_like_js_shell(bare));
+    assert!(!looks_like_js_shell(ARTICLE));
+    assert!(visible_text_len(ARTICLE) > 500);
+    assert!(visible_text_len(shell) < 10);
+}
+
+#[test]
+fn text_markdown_json_pass_through() {
+    let doc = extract(b"plain words\nsecond line", Some("text/plain"), None).unwrap();
+    assert_eq!(doc.kind, DocumentKind::Text);
+    assert_eq!(doc.text, "plain words\nsecond line");
+    let doc = extract(b"# Title\n\nBody text.", Some("text/markdown"), None).unwrap();
+    assert_eq!(doc.kind, DocumentKind::Markdown);
+    assert_eq!(doc.metadata.title.as_deref(), Some("Title"));
+    let doc = extract(br#"{"a": 1}"#, None, None).unwrap();
+    assert_eq!(doc.kind, DocumentKind::Json);
+    assert_eq!(doc.text, r#"{"a": 1}"#);
+}
+
+#[test]
+fn gzip_is_unwrapped() {
+    use std::io::Write;
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(ARTICLE.as_bytes()).unwrap();
+    let gz = enc.finish().unwrap();
+    let doc = extract(&gz, None, None).unwrap();
+    assert!(doc.text.contains("Forecasters expect"));
+}
+
+#[test]
+fn empty_and_binary_are_errors_naming_the_url() {
+    let url = sgw_extract::Url::parse("https://example.org/x").unwrap();
+    let err = extract(b"  \n", None, Some(&url)).unwrap_err();
+    assert!(err.to_string().contains("https://example.org/x"), "{err}");
+    let err = extract(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", None, Some(&url)).unwrap_err();
+    assert!(err.to_string().contains("binary"), "{err}");
+}
+
+#[cfg(not(feature = "pdf"))]
+#[test]
+fn pdf_without_feature_is_unsupported() {
+    let err = extract(b"%PDF-1.4\n...", None, None).unwrap_err();
+    assert!(err.to_string().contains("pdf"), "{err}");
+}
+
+#[cfg(feature = "pdf")]
+#[test]
+fn broken_pdf_is_an_error_not_a_panic() {
+    let err = extract(
+        b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF",
+        None,
+        None,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("PDF"), "{err}");
+}

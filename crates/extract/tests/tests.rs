@@ -1,0 +1,9 @@
+//! Integration tests of sgw-extract, one module per topic.
+
+mod charset;
+mod content;
+mod feeds;
+mod fields;
+mod metadata;
+mod passages;
+mod robustness;
