@@ -5,4 +5,5 @@ mod support;
 mod bombs;
 mod content;
 mod faults;
+mod fetch_contract;
 mod routing;
