@@ -1,0 +1,487 @@
+//! A tiny typed layer over the two backends: one SQL text (with `$N`
+//! placeholders, which both SQLite and PostgreSQL accept) runs on either.
+
+use crate::StoreError;
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
+};
+use sqlx::{Postgres, Row as _, Sqlite, Transaction};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The schemes [`crate::Store::open`] understands.
+pub(crate) const SUPPORTED: &str =
+    "`sqlite:` URLs, plain file paths (SQLite), `postgres://` and `postgresql://` URLs";
+
+/// Which database a store lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// An embedded SQLite file (WAL mode), the default.
+    Sqlite,
+    /// A PostgreSQL database, for several gateway processes or machines.
+    Postgres,
+}
+
+impl Backend {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+}
+
+/// How long a SQLite writer waits for another writer's lock before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[derive(Clone)]
+pub(crate) enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// `postgres://user:secret@host/db` → `postgres://user:***@host/db`, for messages.
+pub(crate) fn redact(location: &str) -> String {
+    match url::Url::parse(location) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("***"));
+            u.to_string()
+        }
+        _ => location.to_string(),
+    }
+}
+
+/// The scheme of `location` if it looks like a URL (`x:` with a 2+ letter
+/// scheme, so Windows drive letters stay paths).
+fn scheme_of(location: &str) -> Option<&str> {
+    let (scheme, _) = location.split_once(':')?;
+    let ok = scheme.len() >= 2
+        && scheme.chars().next()?.is_ascii_alphabetic()
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    ok.then_some(scheme)
+}
+
+pub(crate) async fn connect(location: &str) -> Result<Pool, StoreError> {
+    let shown = redact(location);
+    match scheme_of(location).map(|s| s.to_ascii_lowercase()) {
+        Some(s) if s == "postgres" || s == "postgresql" => {
+            let opts = PgConnectOptions::from_str(location).map_err(|e| StoreError::Location {
+                location: shown.clone(),
+                message: e.to_string(),
+            })?;
+            // One direct attempt first: the pool would retry a refused
+            // connection until its acquire timeout; a wrong URL should fail now.
+            sqlx::Connection::close(
+                <sqlx::PgConnection as sqlx::Connection>::connect_with(&opts)
+                    .await
+                    .map_err(StoreError::db("connecting to PostgreSQL"))?,
+            )
+            .await
+            .map_err(StoreError::db("connecting to PostgreSQL"))?;
+            let pool = PgPoolOptions::new()
+                .max_connections(8)
+                .acquire_timeout(Duration::from_secs(30))
+                .connect_with(opts)
+                .await
+                .map_err(StoreError::db("connecting to PostgreSQL"))?;
+            Ok(Pool::Postgres(pool))
+        }
+        Some(s) if s == "sqlite" => {
+            let opts =
+                SqliteConnectOptions::from_str(location).map_err(|e| StoreError::Location {
+                    location: shown.clone(),
+                    message: e.to_string(),
+                })?;
+            let memory = location.contains(":memory:") || location.contains("mode=memory");
+            if !memory {
+                ensure_parent(opts.get_filename())?;
+            }
+            sqlite_pool(opts, memory).await
+        }
+        Some(scheme) => Err(StoreError::UnsupportedScheme {
+            location: shown,
+            scheme: scheme.to_string(),
+            supported: SUPPORTED,
+        }),
+        None => {
+            if location.trim().is_empty() {
+                return Err(StoreError::Location {
+                    location: shown,
+                    message: "empty location".into(),
+                });
+            }
+            let path = PathBuf::from(location);
+            ensure_parent(&path)?;
+            sqlite_pool(SqliteConnectOptions::new().filename(&path), false).await
+        }
+    }
+}
+
+fn ensure_parent(path: &Path) -> Result<(), StoreError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
+            path: parent.to_path_buf(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+async fn sqlite_pool(opts: SqliteConnectOptions, memory: bool) -> Result<Pool, StoreError> {
+    let opts = opts
+        .create_if_missing(true)
+        .foreign_keys(true)
+        .busy_timeout(BUSY_TIMEOUT);
+    let opts = if memory {
+        opts
+    } else {
+        // WAL: readers never block the writer; FULL: a committed transaction
+        // survives a crash of the process *and* of the machine.
+        opts.journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+    };
+    let pool = SqlitePoolOptions::new()
+        // An in-memory database exists once per connection: keep exactly one.
+        .max_connections(if memory { 1 } else { 4 })
+        .min_connections(usize::from(memory) as u32)
+        .idle_timeout(if memory {
+            None
+        } else {
+            Some(Duration::from_secs(600))
+        })
+        .max_lifetime(if memory {
+            None
+        } else {
+            Some(Duration::from_secs(3600))
+        })
+        .acquire_timeout(BUSY_TIMEOUT + Duration::from_secs(5))
+        .connect_with(opts)
+        .await
+        .map_err(StoreError::db("opening SQLite"))?;
+    Ok(Pool::Sqlite(pool))
+}
+
+impl Pool {
+    pub(crate) fn backend(&self) -> Backend {
+        match self {
+            Pool::Sqlite(_) => Backend::Sqlite,
+            Pool::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// A read transaction (one consistent snapshot).
+    pub(crate) async fn read(&self) -> Result<Tx, StoreError> {
+        match self {
+            Pool::Sqlite(p) => Ok(Tx::Sqlite(
+                p.begin().await.map_err(StoreError::db("starting a read"))?,
+            )),
+            Pool::Postgres(p) => Ok(Tx::Postgres(
+                p.begin().await.map_err(StoreError::db("starting a read"))?,
+            )),
+        }
+    }
+
+    /// A write transaction. On SQLite it takes the write lock up front
+    /// (`BEGIN IMMEDIATE`), so a concurrent writer waits (busy timeout)
+    /// instead of failing on a read-to-write lock upgrade.
+    pub(crate) async fn write(&self) -> Result<Tx, StoreError> {
+        match self {
+            Pool::Sqlite(p) => Ok(Tx::Sqlite(
+                p.begin_with("BEGIN IMMEDIATE")
+                    .await
+                    .map_err(StoreError::db("starting a write"))?,
+            )),
+            Pool::Postgres(p) => Ok(Tx::Postgres(
+                p.begin()
+                    .await
+                    .map_err(StoreError::db("starting a write"))?,
+            )),
+        }
+    }
+
+    pub(crate) async fn close(&self) {
+        match self {
+            Pool::Sqlite(p) => p.close().await,
+            Pool::Postgres(p) => p.close().await,
+        }
+    }
+}
+
+/// One bind parameter.
+#[derive(Debug, Clone)]
+pub(crate) enum Arg {
+    Text(Option<String>),
+    Int(Option<i64>),
+    Float(Option<f64>),
+    Bytes(Option<Vec<u8>>),
+}
+
+impl From<String> for Arg {
+    fn from(v: String) -> Arg {
+        Arg::Text(Some(v))
+    }
+}
+impl From<&String> for Arg {
+    fn from(v: &String) -> Arg {
+        Arg::Text(Some(v.clone()))
+    }
+}
+impl From<&str> for Arg {
+    fn from(v: &str) -> Arg {
+        Arg::Text(Some(v.to_string()))
+    }
+}
+impl From<Option<String>> for Arg {
+    fn from(v: Option<String>) -> Arg {
+        Arg::Text(v)
+    }
+}
+impl From<Option<&str>> for Arg {
+    fn from(v: Option<&str>) -> Arg {
+        Arg::Text(v.map(str::to_string))
+    }
+}
+impl From<i64> for Arg {
+    fn from(v: i64) -> Arg {
+        Arg::Int(Some(v))
+    }
+}
+impl From<Option<i64>> for Arg {
+    fn from(v: Option<i64>) -> Arg {
+        Arg::Int(v)
+    }
+}
+impl From<Option<f64>> for Arg {
+    fn from(v: Option<f64>) -> Arg {
+        Arg::Float(v)
+    }
+}
+impl From<Vec<u8>> for Arg {
+    fn from(v: Vec<u8>) -> Arg {
+        Arg::Bytes(Some(v))
+    }
+}
+
+/// `args![a, b]` → `vec![Arg::from(a), Arg::from(b)]`.
+macro_rules! args {
+    ($($e:expr),* $(,)?) => { vec![$($crate::db::Arg::from($e)),*] };
+}
+pub(crate) use args;
+
+macro_rules! bind_all {
+    ($q:expr, $args:expr) => {{
+        let mut q = $q;
+        for a in $args {
+            q = match a {
+                Arg::Text(v) => q.bind(v),
+                Arg::Int(v) => q.bind(v),
+                Arg::Float(v) => q.bind(v),
+                Arg::Bytes(v) => q.bind(v),
+            };
+        }
+        q
+    }};
+}
+
+/// An open transaction on either backend. Dropping it rolls back.
+pub(crate) enum Tx {
+    Sqlite(Transaction<'static, Sqlite>),
+    Postgres(Transaction<'static, Postgres>),
+}
+
+impl Tx {
+    pub(crate) fn backend(&self) -> Backend {
+        match self {
+            Tx::Sqlite(_) => Backend::Sqlite,
+            Tx::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Runs one statement; returns the number of rows affected.
+    pub(crate) async fn execute(
+        &mut self,
+        op: &'static str,
+        sql: &str,
+        args: Vec<Arg>,
+    ) -> Result<u64, StoreError> {
+        match self {
+            Tx::Sqlite(tx) => bind_all!(sqlx::query(sql), args)
+                .execute(&mut **tx)
+                .await
+                .map(|r| r.rows_affected()),
+            Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args)
+                .execute(&mut **tx)
+                .await
+                .map(|r| r.rows_affected()),
+        }
+        .map_err(StoreError::db(op))
+    }
+
+    pub(crate) async fn fetch_all(
+        &mut self,
+        op: &'static str,
+        sql: &str,
+        args: Vec<Arg>,
+    ) -> Result<Vec<Row>, StoreError> {
+        match self {
+            Tx::Sqlite(tx) => bind_all!(sqlx::query(sql), args)
+                .fetch_all(&mut **tx)
+                .await
+                .map(|rows| rows.into_iter().map(Row::Sqlite).collect()),
+            Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args)
+                .fetch_all(&mut **tx)
+                .await
+                .map(|rows| rows.into_iter().map(Row::Postgres).collect()),
+        }
+        .map_err(StoreError::db(op))
+    }
+
+    pub(crate) async fn fetch_optional(
+        &mut self,
+        op: &'static str,
+        sql: &str,
+        args: Vec<Arg>,
+    ) -> Result<Option<Row>, StoreError> {
+        match self {
+            Tx::Sqlite(tx) => bind_all!(sqlx::query(sql), args)
+                .fetch_optional(&mut **tx)
+                .await
+                .map(|r| r.map(Row::Sqlite)),
+            Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args)
+                .fetch_optional(&mut **tx)
+                .await
+                .map(|r| r.map(Row::Postgres)),
+        }
+        .map_err(StoreError::db(op))
+    }
+
+    /// Runs a script of several statements (migrations).
+    pub(crate) async fn script(&mut self, op: &'static str, sql: &str) -> Result<(), StoreError> {
+        match self {
+            Tx::Sqlite(tx) => sqlx::raw_sql(sql).execute(&mut **tx).await.map(|_| ()),
+            Tx::Postgres(tx) => sqlx::raw_sql(sql).execute(&mut **tx).await.map(|_| ()),
+        }
+        .map_err(StoreError::db(op))
+    }
+
+    pub(crate) async fn commit(self) -> Result<(), StoreError> {
+        match self {
+            Tx::Sqlite(tx) => tx.commit().await,
+            Tx::Postgres(tx) => tx.commit().await,
+        }
+        .map_err(StoreError::db("committing"))
+    }
+}
+
+/// A result row from either backend.
+pub(crate) enum Row {
+    Sqlite(SqliteRow),
+    Postgres(PgRow),
+}
+
+macro_rules! getter {
+    ($name:ident, $t:ty) => {
+        pub(crate) fn $name(&self, col: &str) -> Result<$t, StoreError> {
+            match self {
+                Row::Sqlite(r) => r.try_get::<$t, _>(col),
+                Row::Postgres(r) => r.try_get::<$t, _>(col),
+            }
+            .map_err(|e| StoreError::corrupt(format!("column `{col}`"), e))
+        }
+    };
+}
+
+impl Row {
+    getter!(text, String);
+    getter!(opt_text, Option<String>);
+    getter!(int, i64);
+    getter!(opt_int, Option<i64>);
+    getter!(opt_float, Option<f64>);
+    getter!(bytes, Vec<u8>);
+}
+
+/// One schema migration.
+struct Migration {
+    version: i64,
+    name: &'static str,
+    sqlite: &'static str,
+    postgres: &'static str,
+}
+
+const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "initial schema",
+    sqlite: include_str!("../migrations/sqlite/0001_init.sql"),
+    postgres: include_str!("../migrations/postgres/0001_init.sql"),
+}];
+
+/// Applies the migrations this build knows and the database lacks, in one
+/// transaction, serialized across processes (SQLite write lock / PostgreSQL
+/// advisory lock on the current schema). Refuses a database whose schema is
+/// newer than this build.
+pub(crate) async fn migrate(pool: &Pool) -> Result<(), StoreError> {
+    let mut tx = pool.write().await?;
+    if tx.backend() == Backend::Postgres {
+        tx.execute(
+            "locking the schema for migration",
+            "SELECT pg_advisory_xact_lock(hashtext('sgw-store:' || coalesce(current_schema(), '')))",
+            vec![],
+        )
+        .await?;
+    }
+    tx.script(
+        "creating the migrations table",
+        "CREATE TABLE IF NOT EXISTS sgw_schema_migrations (
+            version BIGINT PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied_at_ms BIGINT NOT NULL
+        )",
+    )
+    .await?;
+    let applied: Vec<i64> = tx
+        .fetch_all(
+            "reading applied migrations",
+            "SELECT version FROM sgw_schema_migrations ORDER BY version",
+            vec![],
+        )
+        .await?
+        .iter()
+        .map(|r| r.int("version"))
+        .collect::<Result<_, _>>()?;
+    let newest_known = MIGRATIONS.last().map(|m| m.version).unwrap_or(0);
+    if let Some(&newest) = applied.last()
+        && newest > newest_known
+    {
+        return Err(StoreError::Schema(format!(
+            "the store is at schema version {newest}, newer than this build supports ({newest_known}); upgrade the gateway"
+        )));
+    }
+    let backend = tx.backend();
+    for m in MIGRATIONS.iter().filter(|m| !applied.contains(&m.version)) {
+        let sql = match backend {
+            Backend::Sqlite => m.sqlite,
+            Backend::Postgres => m.postgres,
+        };
+        tx.script("applying a migration", sql).await.map_err(|e| {
+            StoreError::Schema(format!("migration {} ({}) failed: {e}", m.version, m.name))
+        })?;
+        tx.execute(
+            "recording a migration",
+            "INSERT INTO sgw_schema_migrations (version, name, applied_at_ms) VALUES ($1, $2, $3)",
+            args![m.version, m.name, jiff::Timestamp::now().as_millisecond()],
+        )
+        .await?;
+        tracing::info!(
+            version = m.version,
+            name = m.name,
+            backend = backend.as_str(),
+            "store migration applied"
+        );
+    }
+    tx.commit().await
+}

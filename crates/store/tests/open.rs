@@ -1,0 +1,117 @@
+//! Opening: backend choice by scheme, defaults, migrations, SQLite settings.
+
+use crate::common::*;
+use sgw_store::{Backend, Store, StoreError};
+
+#[tokio::test]
+async fn unknown_scheme_lists_the_supported_ones() {
+    for loc in ["mysql://localhost/db", "redis://x", "ftp://h/f.sqlite"] {
+        let err = Store::open(loc).await.unwrap_err();
+        assert!(
+            matches!(err, StoreError::UnsupportedScheme { .. }),
+            "{loc}: {err}"
+        );
+        let msg = err.to_string();
+        assert!(
+            msg.contains("sqlite:") && msg.contains("postgres://"),
+            "{msg}"
+        );
+        assert!(!err.is_temporary());
+    }
+    assert!(Store::open("").await.is_err());
+}
+
+#[tokio::test]
+async fn sqlite_urls_paths_and_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a").join("b").join("s.sqlite");
+    let k = key("q", "news");
+    let rec = stored(&k, "x");
+    {
+        let store = Store::open(&path.to_string_lossy()).await.unwrap();
+        assert_eq!(store.backend(), Backend::Sqlite);
+        store.put_evidence(&rec).await.unwrap();
+        store.close().await;
+    }
+    // The same file through a sqlite: URL.
+    let url = format!("sqlite://{}", path.display());
+    let store = Store::open(&url).await.unwrap();
+    assert_eq!(store.get_evidence(&rec.id).await.unwrap().unwrap(), rec);
+    assert!(store.check_integrity().await.unwrap().is_empty());
+    store.close().await;
+
+    let raw = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(&raw)
+        .await
+        .unwrap();
+    assert_eq!(mode, "wal");
+    raw.close().await;
+
+    let mem = Store::open("sqlite::memory:").await.unwrap();
+    mem.put_evidence(&rec).await.unwrap();
+    assert!(mem.get_evidence(&rec.id).await.unwrap().is_some());
+}
+
+#[tokio::test]
+async fn a_newer_schema_is_refused() {
+    let fx = Fixture::sqlite();
+    fx.open().await.close().await;
+    let raw = sqlx::SqlitePool::connect(&format!("sqlite://{}", fx.url))
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO sgw_schema_migrations (version, name, applied_at_ms) VALUES (999, 'future', 0)")
+        .execute(&raw)
+        .await
+        .unwrap();
+    raw.close().await;
+    let err = Store::open(&fx.url).await.unwrap_err();
+    assert!(matches!(err, StoreError::Schema(_)), "{err}");
+    assert!(err.to_string().contains("999"), "{err}");
+}
+
+#[tokio::test]
+async fn reopening_does_not_reapply_migrations() {
+    let fx = Fixture::sqlite();
+    for _ in 0..3 {
+        fx.open().await.close().await;
+    }
+    let raw = sqlx::SqlitePool::connect(&format!("sqlite://{}", fx.url))
+        .await
+        .unwrap();
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sgw_schema_migrations")
+        .fetch_one(&raw)
+        .await
+        .unwrap();
+    assert_eq!(n, 1);
+    raw.close().await;
+}
+
+#[test]
+fn default_location_is_under_the_data_directory() {
+    if std::env::var_os("HOME").is_none() && std::env::var_os("XDG_DATA_HOME").is_none() {
+        println!("skipped: neither HOME nor XDG_DATA_HOME is set");
+        return;
+    }
+    let p = Store::default_location().unwrap();
+    assert!(
+        p.ends_with("search-gateway/store.sqlite"),
+        "{}",
+        p.display()
+    );
+    assert!(p.is_absolute());
+}
+
+#[tokio::test]
+async fn postgres_password_is_redacted_and_bad_servers_fail_cleanly() {
+    // Nothing listens on port 1: the error names the operation, hides the password.
+    let err = Store::open("postgres://u:hunter2@127.0.0.1:1/db")
+        .await
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(!msg.contains("hunter2"), "{msg}");
+    assert!(
+        err.is_temporary(),
+        "connection refused is worth retrying: {msg}"
+    );
+}
