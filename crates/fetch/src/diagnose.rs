@@ -311,17 +311,30 @@ fn has_password_form(body: &str) -> bool {
         || body.contains("type=password")
 }
 
-/// Whether a URL looks like a sign-in page (a redirect there is a login wall).
+/// Whether a URL looks like a sign-in page (a redirect there is a login
+/// wall): a path segment, without its extension, is a sign-in word
+/// (`/login`, `/users/sign_in`, `/wp-login.php`, `/ServiceLogin`, …).
 pub fn is_login_url(url: &Url) -> bool {
     url.path_segments().is_some_and(|mut segs| {
         segs.any(|s| {
             let s = s.to_ascii_lowercase();
-            s.contains("login")
-                || s.contains("signin")
-                || matches!(
-                    s.as_str(),
-                    "sign-in" | "sign_in" | "log-in" | "log_in" | "logon" | "sso" | "authenticate"
-                )
+            let stem = s.split('.').next().unwrap_or("");
+            matches!(
+                stem,
+                "login"
+                    | "signin"
+                    | "sign-in"
+                    | "sign_in"
+                    | "log-in"
+                    | "log_in"
+                    | "logon"
+                    | "sso"
+                    | "authenticate"
+                    | "servicelogin"
+                    | "wp-login"
+                    | "auth-login"
+                    | "userlogin"
+            )
         })
     })
 }
@@ -545,6 +558,8 @@ mod tests {
             assert!(is_login_url(&Url::parse(u).unwrap()), "{u}");
         }
         for u in [
+            "https://a.test/to-login",
+            "https://a.test/blog/login-tips",
             "https://a.test/blog/logging-tips",
             "https://a.test/news/2024/x",
         ] {

@@ -303,9 +303,9 @@ impl Fetcher {
                     Some(q) => format!("{}?{q}", url.path()),
                     None => url.path().to_string(),
                 };
-                entry.check(&target).map_err(|why| {
-                    FetchError::new(FailureCode::SourceRobotsDisallowed, &url, why).final_()
-                })?;
+                entry
+                    .check(&target)
+                    .map_err(|(code, why)| FetchError::new(code, &url, why).final_())?;
                 crawl_delay =
                     entry.crawl_delay(Duration::from_secs(cfg.robots.max_crawl_delay_secs));
             }
@@ -410,7 +410,7 @@ impl Fetcher {
                     err.headers_of_interest = hoi;
                     return Err(err);
                 }
-                if diagnose::is_login_url(&next) && !diagnose::is_login_url(&url) {
+                if diagnose::is_login_url(&next) {
                     let mut err = FetchError::new(
                         FailureCode::SourceLoginRequired,
                         &url,
@@ -590,9 +590,7 @@ impl Fetcher {
         let deadline = Instant::now() + budget;
         for _ in 0..=5 {
             if let Err(e) = self.inner.guard.check_url(&target) {
-                return Rules::DisallowAll {
-                    why: format!("robots.txt target refused: {e}"),
-                };
+                return Rules::Refused(e.to_string());
             }
             let permit = match self
                 .inner
@@ -625,8 +623,11 @@ impl Fetcher {
                     };
                 }
                 Ok(Err(e)) => {
-                    return Rules::DisallowAll {
-                        why: error_chain(&e),
+                    return match find_guard_error(&e) {
+                        Some(g) if g.is_forbidden() => Rules::Refused(g.to_string()),
+                        _ => Rules::DisallowAll {
+                            why: error_chain(&e),
+                        },
                     };
                 }
                 Ok(Ok(r)) => r,

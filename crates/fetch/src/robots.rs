@@ -6,6 +6,7 @@
 //! cached for at most [`ERROR_TTL`], so one blip does not block a host for the
 //! full TTL.
 
+use sgw_contract::FailureCode;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -17,9 +18,15 @@ pub(crate) const ERROR_TTL: Duration = Duration::from_secs(60);
 
 /// The rules of one origin.
 pub(crate) enum Rules {
-    AllowAll { why: String },
-    DisallowAll { why: String },
+    AllowAll {
+        why: String,
+    },
+    DisallowAll {
+        why: String,
+    },
     File(Box<texting_robots::Robot>),
+    /// The SSRF guard refused the origin (or robots.txt's redirect target).
+    Refused(String),
 }
 
 impl std::fmt::Debug for Rules {
@@ -28,6 +35,7 @@ impl std::fmt::Debug for Rules {
             Rules::AllowAll { why } => write!(f, "AllowAll({why})"),
             Rules::DisallowAll { why } => write!(f, "DisallowAll({why})"),
             Rules::File(_) => f.write_str("File"),
+            Rules::Refused(why) => write!(f, "Refused({why})"),
         }
     }
 }
@@ -43,7 +51,7 @@ pub(crate) struct Entry {
 impl Entry {
     pub(crate) fn new(rules: Rules, ttl: Duration) -> Entry {
         let ttl = match rules {
-            Rules::DisallowAll { .. } => ttl.min(ERROR_TTL),
+            Rules::DisallowAll { .. } | Rules::Refused(_) => ttl.min(ERROR_TTL),
             _ => ttl,
         };
         Entry {
@@ -57,20 +65,22 @@ impl Entry {
         self.fetched_at.elapsed() < self.ttl
     }
 
-    /// `Err(reason)` when `path_and_query` may not be fetched.
-    pub(crate) fn check(&self, path_and_query: &str) -> Result<(), String> {
+    /// `Err((code, reason))` when `path_and_query` may not be fetched.
+    pub(crate) fn check(&self, path_and_query: &str) -> Result<(), (FailureCode, String)> {
+        let disallowed = |why: String| (FailureCode::SourceRobotsDisallowed, why);
         match &self.rules {
             Rules::AllowAll { .. } => Ok(()),
-            Rules::DisallowAll { why } => Err(format!(
+            Rules::Refused(why) => Err((FailureCode::SourceAddressForbidden, why.clone())),
+            Rules::DisallowAll { why } => Err(disallowed(format!(
                 "robots.txt unavailable ({why}): treated as disallow-all (RFC 9309)"
-            )),
+            ))),
             Rules::File(robot) => {
                 if robot.allowed(path_and_query) {
                     Ok(())
                 } else {
-                    Err(format!(
+                    Err(disallowed(format!(
                         "robots.txt disallows {path_and_query} for our user agent"
-                    ))
+                    )))
                 }
             }
         }
@@ -159,7 +169,7 @@ mod tests {
             },
             Duration::from_secs(3600),
         );
-        assert!(e.check("/").unwrap_err().contains("503"));
+        assert!(e.check("/").unwrap_err().1.contains("503"));
         assert_eq!(e.ttl, ERROR_TTL);
     }
 

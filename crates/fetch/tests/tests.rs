@@ -1,1 +1,8 @@
-//! Integration tests of sgw-fetch (one binary, one module per topic).
+//! Integration tests of sgw-fetch against the simulated web (sgw-testkit),
+//! one binary with a module per topic. Loopback only.
+
+mod common;
+mod decoding;
+mod faults;
+mod robots;
+mod ssrf;
