@@ -1,0 +1,239 @@
+//! `sgw search QUERY`: run the fallback chain and print the answer, its
+//! sources and the trace.
+
+use crate::exit::{CliError, CliResult};
+use search_gateway::{AttemptOutcome, FieldSpec, SearchRequest, SearchResult};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The question or search terms.
+    pub query: String,
+    /// Policy file (default: the built-in `policies/default.yaml`).
+    #[arg(long, env = "SGW_POLICY")]
+    pub policy: Option<PathBuf>,
+    /// Topic type (`news`, `policy_or_law`, `product_or_price`, `static_reference`, …);
+    /// chosen by the policy's topic rules when absent.
+    #[arg(long)]
+    pub topic: Option<String>,
+    /// Jurisdiction or scope (e.g. `eu`).
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// The date the answer must hold at (YYYY-MM-DD).
+    #[arg(long, value_name = "DATE")]
+    pub as_of: Option<String>,
+    /// A typed field to fill: NAME:KIND with KIND date, number, money, percent or text=REGEX. Repeatable.
+    #[arg(long = "field", value_name = "NAME:KIND")]
+    pub fields: Vec<String>,
+    /// A domain to prefer (repeatable).
+    #[arg(long = "domain")]
+    pub domains: Vec<String>,
+    /// A URL to read directly (repeatable).
+    #[arg(long = "url")]
+    pub urls: Vec<String>,
+    /// Evidence store (path, sqlite:…, postgres://…); overrides the policy's `store.url`.
+    #[arg(long, env = "SGW_STORE")]
+    pub store: Option<String>,
+    /// Keep no evidence (no store).
+    #[arg(long)]
+    pub no_store: bool,
+    /// Print the result contract as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Args {
+    fn request(&self) -> Result<SearchRequest, CliError> {
+        let mut request = SearchRequest::new(self.query.clone());
+        request.topic = self.topic.clone();
+        request.scope = self.scope.clone();
+        if let Some(d) = &self.as_of {
+            request.as_of = Some(d.parse().map_err(|e| {
+                CliError::Usage(format!("--as-of `{d}`: {e} (expected YYYY-MM-DD)"))
+            })?);
+        }
+        for f in &self.fields {
+            request.fields.push(
+                f.parse::<FieldSpec>()
+                    .map_err(|e| CliError::Usage(e.to_string()))?,
+            );
+        }
+        request.hints.domains = self.domains.clone();
+        for u in &self.urls {
+            url_check(u)?;
+        }
+        request.hints.urls = self.urls.clone();
+        Ok(request)
+    }
+}
+
+fn url_check(u: &str) -> Result<(), CliError> {
+    match search_gateway::extract::Url::parse(u) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(()),
+        Ok(url) => Err(CliError::Usage(format!(
+            "--url `{u}`: scheme `{}` is not http or https",
+            url.scheme()
+        ))),
+        Err(e) => Err(CliError::Usage(format!("--url `{u}`: {e}"))),
+    }
+}
+
+pub async fn run(args: Args) -> CliResult {
+    let request = args.request()?;
+    let options = search_gateway::OpenOptions {
+        store: args.store.clone(),
+        no_store: args.no_store,
+    };
+    let gateway = match &args.policy {
+        Some(path) => search_gateway::open(path, options).await,
+        None => {
+            let (policy, _) = search_gateway::Policy::from_bytes(
+                search_gateway::DEFAULT_POLICY.as_bytes(),
+                Some("policies/default.yaml"),
+                &search_gateway::registered_kinds(),
+            )
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+            search_gateway::build(policy, options).await
+        }
+    }
+    .map_err(|e| {
+        if e.is_usage() {
+            CliError::Usage(e.to_string())
+        } else {
+            CliError::Io(e.to_string())
+        }
+    })?;
+    let result = gateway
+        .search(&request)
+        .await
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&result).map_err(|e| CliError::Io(e.to_string()))?
+        );
+    } else {
+        print!("{}", render(&result));
+    }
+    Ok(if result.has_answer() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// The human-readable report: answer, confidence, sources, codes, trace.
+pub fn render(r: &SearchResult) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    if r.has_answer() {
+        let _ = writeln!(
+            out,
+            "Answer  confidence {:.3} ({}){}{}",
+            r.confidence,
+            r.confidence_level,
+            if r.fallback_used {
+                ", fallback used"
+            } else {
+                ""
+            },
+            if r.from_cache { ", from cache" } else { "" }
+        );
+        for (name, field) in &r.answer.fields {
+            let value = field.value.as_deref().unwrap_or("(not found)");
+            let _ = writeln!(out, "  {name} = {value}   [{}]", field.sources.join(", "));
+            for c in &field.competing {
+                let _ = writeln!(
+                    out,
+                    "    competing: {} ({}) [{}]",
+                    c.value,
+                    c.tier,
+                    c.sources.join(", ")
+                );
+            }
+        }
+        for p in &r.answer.passages {
+            let text: String = p.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = if text.chars().count() > 240 {
+                format!("{}…", text.chars().take(240).collect::<String>())
+            } else {
+                text
+            };
+            let _ = writeln!(
+                out,
+                "  “{text}”\n      — {} [{}]",
+                p.url,
+                p.evidence_id.as_deref().unwrap_or("-")
+            );
+        }
+    } else {
+        let _ = writeln!(
+            out,
+            "No answer: no evidence could be obtained (confidence {:.3}).",
+            r.confidence
+        );
+    }
+    if !r.sources.is_empty() {
+        let _ = writeln!(out, "\nSources");
+        for s in &r.sources {
+            let _ = writeln!(
+                out,
+                "  {:<22} {}  {}  {}",
+                s.tier.as_str(),
+                s.publisher.as_deref().unwrap_or("-"),
+                s.url,
+                s.evidence_id.as_deref().unwrap_or("")
+            );
+        }
+    }
+    if !r.failure_codes.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nFailure codes\n  {}",
+            r.failure_codes
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        );
+    }
+    if let Some(id) = &r.human_request_id {
+        let _ = writeln!(
+            out,
+            "\nHuman evidence requested: {id}  (sgw evidence show {id})"
+        );
+    }
+    let _ = writeln!(out, "\nTrace");
+    for a in &r.attempts {
+        let outcome = match a.outcome {
+            AttemptOutcome::Success => "ok".to_string(),
+            AttemptOutcome::Empty => "empty".to_string(),
+            AttemptOutcome::Failed => a
+                .failure_code
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "failed".into()),
+            AttemptOutcome::Skipped => {
+                format!("skipped ({})", a.skipped_reason.as_deref().unwrap_or("-"))
+            }
+        };
+        let target = a
+            .target
+            .as_deref()
+            .map(|t| format!(" {t}"))
+            .unwrap_or_default();
+        let status = a
+            .http_status
+            .map(|s| format!(" HTTP {s}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {:<30} {:<22}{target} → {outcome}{status} {} ms",
+            a.step, a.provider, a.elapsed_ms
+        );
+    }
+    for n in &r.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out
+}

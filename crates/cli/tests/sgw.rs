@@ -1,0 +1,115 @@
+//! `sgw` as a user runs it: policy check, providers, search exit codes.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn sgw() -> Command {
+    Command::cargo_bin("sgw").unwrap()
+}
+
+fn seed_policy() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../policies/search-gateway-resilience.yaml")
+}
+
+#[test]
+fn the_seed_policy_checks_ok_with_a_warning_per_unbound_step() {
+    sgw()
+        .args(["policy", "check"])
+        .arg(seed_policy())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ok:"))
+        .stderr(predicate::str::contains(
+            "no provider is bound to chain step `cached_evidence`",
+        ));
+}
+
+#[test]
+fn a_misspelled_kind_exits_1_naming_the_path_and_the_kinds() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.yaml");
+    std::fs::write(
+        &file,
+        "version: 1\nname: t\nproviders:\n  search_engine_provider:\n    - kind: serxng\n",
+    )
+    .unwrap();
+    sgw()
+        .args(["policy", "check"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "bad.yaml:5: providers.search_engine_provider[0].kind: unknown provider kind `serxng`",
+        ))
+        .stderr(predicate::str::contains("registered kinds:"));
+}
+
+#[test]
+fn garbage_exits_1_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("garbage.yaml");
+    let bytes: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    std::fs::write(&file, bytes).unwrap();
+    sgw()
+        .args(["policy", "check"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("garbage.yaml"));
+    sgw()
+        .args(["policy", "check", "/nonexistent/policy.yaml"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot read"));
+}
+
+#[test]
+fn usage_errors_exit_1_and_help_exits_0() {
+    sgw()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("search"));
+    sgw().arg("frobnicate").assert().code(1);
+    sgw()
+        .args(["search", "x", "--field", "bad"])
+        .arg("--policy")
+        .arg(seed_policy())
+        .assert()
+        .code(1);
+    sgw()
+        .args(["search", "x", "--as-of", "yesterday"])
+        .arg("--policy")
+        .arg(seed_policy())
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn a_search_with_no_evidence_exits_2_and_json_has_the_contract() {
+    let out = sgw()
+        .args(["search", "anything", "--no-store", "--json", "--policy"])
+        .arg(seed_policy())
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    for field in [
+        "answer",
+        "confidence",
+        "confidence_level",
+        "sources",
+        "fallback_used",
+        "failure_codes",
+        "verified_at",
+        "evidence_ids",
+        "attempts",
+    ] {
+        assert!(json.get(field).is_some(), "{field}");
+    }
+}

@@ -1,0 +1,56 @@
+//! The orchestrator's passage ranker and field finder, backed by `sgw-extract`.
+
+use sgw_contract::{FieldKind, FieldSpec, FoundField, Passage};
+use sgw_orchestrator::TextAnalyzer;
+
+/// BM25 passages and typed fields from `sgw-extract`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExtractAnalyzer;
+
+fn document(text: &str) -> sgw_extract::Document {
+    sgw_extract::Document {
+        kind: sgw_extract::DocumentKind::Text,
+        metadata: Default::default(),
+        text: text.to_string(),
+        entries: Vec::new(),
+        encoding: "UTF-8".into(),
+    }
+}
+
+impl TextAnalyzer for ExtractAnalyzer {
+    fn passages(&self, text: &str, query: &str, max: usize) -> Vec<Passage> {
+        document(text)
+            .passages(query, max)
+            .into_iter()
+            .filter_map(|p| Passage::from_span(text, p.start, p.end, f64::from(p.score)))
+            .collect()
+    }
+
+    fn fields(&self, text: &str, query: &str, specs: &[FieldSpec]) -> Vec<FoundField> {
+        let specs: Vec<sgw_extract::FieldSpec> = specs
+            .iter()
+            .map(|s| sgw_extract::FieldSpec {
+                name: s.name.clone(),
+                kind: match &s.kind {
+                    FieldKind::Date => sgw_extract::FieldKind::Date,
+                    FieldKind::Number => sgw_extract::FieldKind::Number,
+                    FieldKind::Money => sgw_extract::FieldKind::Money,
+                    FieldKind::Percent => sgw_extract::FieldKind::Percent,
+                    FieldKind::Text(p) => sgw_extract::FieldKind::Pattern(p.clone()),
+                },
+            })
+            .collect();
+        document(text)
+            .fields(query, &specs)
+            .into_iter()
+            .filter(|f| text.get(f.start..f.end) == Some(f.raw.as_str()))
+            .map(|f| FoundField {
+                name: f.name,
+                value: f.value,
+                quote: f.raw,
+                start: f.start,
+                end: f.end,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,184 @@
+#![doc = include_str!("../README.md")]
+
+mod analyzer;
+
+pub use analyzer::ExtractAnalyzer;
+pub use sgw_contract::{
+    Answer, Attempt, AttemptOutcome, CacheKey, ConfidenceLevel, Evidence, EvidenceSource,
+    FailureCode, FieldKind, FieldSpec, ProviderFactory, SearchRequest, SearchResult, SourceTier,
+};
+pub use sgw_fetch::{FetchConfig, Fetcher};
+pub use sgw_orchestrator::{ChainStep, Gateway, GatewayBuilder, Policy, PolicyErrors, Warning};
+pub use sgw_store::Store;
+pub use {
+    sgw_contract as contract, sgw_extract as extract, sgw_fetch as fetch,
+    sgw_orchestrator as orchestrator, sgw_store as store,
+};
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+// ---- linked providers: one line per provider feature (keeps their `inventory` registrations) ----
+// ---- end of linked providers ----
+
+/// A provider feature of this crate.
+#[derive(Debug, Clone, Copy)]
+pub struct ProviderFeature {
+    /// The Cargo feature name.
+    pub feature: &'static str,
+    /// The crate it links.
+    pub krate: &'static str,
+    /// The kinds that crate registers.
+    pub kinds: &'static [&'static str],
+    /// Whether this build has the feature on.
+    pub enabled: bool,
+}
+
+/// Every provider feature this crate knows, e.g.
+/// `ProviderFeature { feature: "feed", krate: "sgw-provider-feed", kinds: &["feed", "json-api"], enabled: cfg!(feature = "feed") },`
+pub const FEATURE_KINDS: &[ProviderFeature] = &[
+    // ---- provider features ----
+];
+
+/// The provider features compiled into this build.
+pub fn enabled_features() -> Vec<&'static ProviderFeature> {
+    FEATURE_KINDS.iter().filter(|f| f.enabled).collect()
+}
+
+/// The feature and crate that provide `kind`, if known.
+pub fn feature_of(kind: &str) -> Option<&'static ProviderFeature> {
+    FEATURE_KINDS.iter().find(|f| f.kinds.contains(&kind))
+}
+
+/// Every provider kind registered in this binary, sorted.
+pub fn registered_kinds() -> Vec<&'static str> {
+    sgw_contract::factories().iter().map(|f| f.kind).collect()
+}
+
+/// The default policy shipped with the gateway (`policies/default.yaml`).
+pub const DEFAULT_POLICY: &str = include_str!("../../../policies/default.yaml");
+
+/// How [`open`] builds the gateway.
+#[derive(Debug, Clone, Default)]
+pub struct OpenOptions {
+    /// Evidence store location (path, `sqlite:…`, `postgres://…`): overrides the policy's `store.url`.
+    pub store: Option<String>,
+    /// Keep nothing: no evidence store, no cache provider data.
+    pub no_store: bool,
+}
+
+/// Why a gateway could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The policy file is invalid (usage error).
+    #[error("{0}")]
+    Policy(#[from] PolicyErrors),
+    /// The `network:` section is invalid.
+    #[error("{file}: network.{path}: {message}")]
+    Network {
+        file: String,
+        path: String,
+        message: String,
+    },
+    /// A provider could not be built from its entry.
+    #[error("{file}: {error}")]
+    Provider {
+        file: String,
+        error: sgw_orchestrator::BuildError,
+    },
+    /// The evidence store could not be opened (I/O).
+    #[error("evidence store: {0}")]
+    Store(#[from] sgw_store::StoreError),
+}
+
+impl OpenError {
+    /// True when the policy (the user's input) is at fault rather than the machine.
+    pub fn is_usage(&self) -> bool {
+        !matches!(self, OpenError::Store(_))
+    }
+}
+
+/// Loads and validates a policy against the kinds linked into this binary.
+pub fn load_policy(path: &Path) -> Result<(Policy, Vec<Warning>), PolicyErrors> {
+    Policy::load(path, &registered_kinds())
+}
+
+/// The policy's `network:` section as the network layer's config.
+pub fn network_config(policy: &Policy) -> Result<FetchConfig, OpenError> {
+    let file = policy
+        .origin
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "policy".into());
+    match &policy.network {
+        None => Ok(FetchConfig::default()),
+        Some(value) => serde_path_to_error::deserialize(value).map_err(|e| OpenError::Network {
+            file,
+            path: e.path().to_string(),
+            message: e.into_inner().to_string(),
+        }),
+    }
+}
+
+fn store_location(policy: &Policy, options: &OpenOptions) -> Option<String> {
+    if let Some(s) = &options.store {
+        return Some(s.clone());
+    }
+    let url = &policy.store.as_ref()?.url;
+    if url.contains("://") || url.starts_with("sqlite:") || Path::new(url).is_absolute() {
+        return Some(url.clone());
+    }
+    let dir = policy
+        .origin
+        .as_ref()
+        .and_then(|p| p.parent())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    Some(dir.join(url).display().to_string())
+}
+
+/// Builds a gateway from a loaded policy: network layer, evidence store,
+/// extractor and every provider bound in the policy.
+pub async fn build(policy: Policy, options: OpenOptions) -> Result<Gateway, OpenError> {
+    let file = policy
+        .origin
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "policy".into());
+    let fetch_config = network_config(&policy)?;
+    let fetcher = Fetcher::new(fetch_config).map_err(|e| OpenError::Network {
+        file: file.clone(),
+        path: String::new(),
+        message: e.to_string(),
+    })?;
+    let mut services = sgw_contract::Services::new();
+    services.insert(Arc::new(fetcher));
+    let mut builder = GatewayBuilder::new(policy.clone());
+    if !options.no_store {
+        let store = match store_location(&policy, &options) {
+            Some(location) => Store::open(&location).await?,
+            None => Store::open_default().await?,
+        };
+        let rules = sgw_store::StalenessRules {
+            by_topic: policy.cache_policy.stale_after_days_by_topic.clone(),
+            default_days: policy.cache_policy.stale_after_days("default"),
+        };
+        let store = Arc::new(store.with_staleness(rules));
+        services.insert(store.clone());
+        builder = builder.sink(store);
+    }
+    builder
+        .services(services)
+        .analyzer(Arc::new(ExtractAnalyzer))
+        .build()
+        .map_err(|error| OpenError::Provider { file, error })
+}
+
+/// Loads the policy at `path` and builds the gateway.
+pub async fn open(path: &Path, options: OpenOptions) -> Result<Gateway, OpenError> {
+    let (policy, warnings) = load_policy(path)?;
+    for w in warnings {
+        tracing::info!("{}: {w}", path.display());
+    }
+    build(policy, options).await
+}
