@@ -22,6 +22,14 @@ struct Cli {
 enum Command {
     /// Extract main text, metadata and ranked passages from a local file (HTML, feed, PDF, text; gzip accepted).
     Extract(cmd::extract::Args),
+    /// Ask a question: run the policy's fallback chain and print the answer,
+    /// its sources with trust tiers, confidence, failure codes and the trace.
+    /// Exit 0 with an answer, 2 when no evidence could be obtained.
+    Search(cmd::search::Args),
+    /// List the provider kinds linked into this binary.
+    Providers(cmd::providers::Args),
+    /// Check policy files.
+    Policy(cmd::policy::Args),
 }
 
 fn init_tracing(verbose: u8) {
@@ -63,6 +71,9 @@ fn main() -> ExitCode {
     exit::report(runtime.block_on(async move {
         match cli.command {
             Command::Extract(args) => cmd::extract::run(args).await,
+            Command::Search(args) => cmd::search::run(args).await,
+            Command::Providers(args) => cmd::providers::run(args).await,
+            Command::Policy(args) => cmd::policy::run(args).await,
         }
     }))
 }

@@ -1,2 +1,5 @@
 //! One module per `sgw` subcommand. Each exposes `Args` (clap) and `run`.
 pub mod extract;
+pub mod policy;
+pub mod providers;
+pub mod search;
