@@ -1,0 +1,56 @@
+//! `sgw-provider-common` is the toolkit every Search Gateway provider crate
+//! shares, so adapters never copy code: reading a page into
+//! [`Evidence`](sgw_contract::Evidence) ([`read_page`], [`read_pages`]),
+//! turning fetch failures into per-target [`Attempt`](sgw_contract::Attempt)s
+//! or a provider-level [`ProviderError`](sgw_contract::ProviderError),
+//! expanding URL templates ([`expand_template`]), ranking candidate links by
+//! relevance and recency ([`rank`]), and matching URLs to the planned
+//! registry sources ([`source_for`]).
+//!
+//! It is **not** a provider itself, and holds no politeness, retry, SSRF or
+//! tier logic: the network layer (`sgw-fetch`) and the orchestrator own
+//! those. The tier it sets is only the registry entry's `tier_hint`.
+#![doc = include_str!("../README.md")]
+
+mod rank;
+mod read;
+mod template;
+
+pub use rank::{
+    Candidate, Ranked, TIME_SENSITIVE_TOPICS, is_time_sensitive, parse_date, rank, terms,
+};
+pub use read::{
+    MAX_PASSAGES, PageTarget, attempt_empty, attempt_failed, attempt_success,
+    evidence_from_document, extraction_failure_code, fetch_failure, host_matches, method_name,
+    provider_error, ranked_passages, read_page, read_pages, read_target, source_for, text_passages,
+    url_on_domains,
+};
+pub use template::{TemplateError, encode_component, expand_template, expand_url, parse_http_url};
+
+/// Re-exported so provider crates name one version of each.
+pub use sgw_extract;
+pub use sgw_fetch;
+
+/// The `Fetcher` a factory needs, from the build context's services.
+pub fn fetcher(
+    ctx: &sgw_contract::BuildContext,
+) -> Result<std::sync::Arc<sgw_fetch::Fetcher>, sgw_contract::FactoryError> {
+    ctx.services.require::<sgw_fetch::Fetcher>()
+}
+
+/// Parses a provider's `config:` value into its config struct; an error names
+/// the field at fault (`FactoryError::Config { field, message }`). `null`
+/// means an empty config.
+pub fn parse_config<T: serde::de::DeserializeOwned>(
+    config: &serde_json::Value,
+) -> Result<T, sgw_contract::FactoryError> {
+    let empty = serde_json::Value::Object(serde_json::Map::new());
+    let value = if config.is_null() { &empty } else { config };
+    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
+        let path = e.path().to_string();
+        sgw_contract::FactoryError::Config {
+            field: (path != ".").then_some(path),
+            message: e.into_inner().to_string(),
+        }
+    })
+}

@@ -1,0 +1,7 @@
+//! Integration tests of sgw-provider-common against the simulated web.
+
+mod rank;
+mod read;
+mod template;
+
+pub mod support;
