@@ -265,7 +265,7 @@ async fn redirects_are_followed_and_recorded() {
     web.route(
         "a.test",
         "/new",
-        Response::redirect(302, &web.url("b.test", "/final").as_ref()),
+        Response::redirect(302, web.url("b.test", "/final").as_ref()),
     );
     web.route(
         "b.test",
@@ -350,7 +350,7 @@ async fn api_json_and_headers_stay_on_origin() {
     web.route(
         "api.test",
         "/away",
-        Response::redirect(302, &web.url("other.test", "/echo").as_ref()),
+        Response::redirect(302, web.url("other.test", "/echo").as_ref()),
     );
     web.route_fn("other.test", "/echo", |req| {
         Response::json(&serde_json::json!({"key": req.header("x-api-key").unwrap_or("none")}))

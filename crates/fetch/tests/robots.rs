@@ -114,7 +114,7 @@ async fn robots_disabled_or_redirect_hop_checked() {
     web.route(
         "y.test",
         "/go",
-        Response::redirect(302, &web.url("x.test", "/private/secret").as_ref()),
+        Response::redirect(302, web.url("x.test", "/private/secret").as_ref()),
     );
     let f = fetcher(&web);
     // A redirect into a disallowed path is refused at that hop.
