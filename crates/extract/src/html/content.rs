@@ -20,7 +20,7 @@ fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| Patterns {
         unlikely: Regex::new(
-            r"-ad-|\bads?\b|advert|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|cookie|consent|\bheader|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|modal|newsletter|subscribe|signup|share|sharing|recommend|promo|outbrain|taboola|\bnav|navbar|toolbar|masthead|skip-link|visually-hidden|sr-only|screen-reader",
+            r"-ad-|\bads?\b|advert|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|cookie|consent|\bheader|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|modal|newsletter|subscribe|signup|share|sharing|recommend|promo|outbrain|taboola|\bnav|navbar|toolbar|masthead|skip-link|visually-hidden|sr-only|screen-reader|caption|credit|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
         )
         .unwrap(),
         maybe: Regex::new(r"\band\b|article|body|column|content|main|shadow|post|story|entry|text").unwrap(),
@@ -43,6 +43,11 @@ struct Stat {
     inline_len: u32,
     commas: u32,
     inline_commas: u32,
+    /// Link text bytes directly in the node or its inline descendants.
+    inline_link: u32,
+    /// Bytes of "good" paragraphs under the node: blocks with at least
+    /// [`GOOD_PARAGRAPH`] bytes of inline text, mostly not links.
+    good: u32,
     li: u32,
     p: u32,
 }
@@ -61,6 +66,9 @@ fn class_weight(ci: &str) -> i32 {
     }
     w
 }
+
+/// Inline text a block needs to count as a real paragraph.
+const GOOD_PARAGRAPH: u32 = 60;
 
 fn is_paragraph(tag: Tag) -> bool {
     matches!(
@@ -84,7 +92,14 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
                 && (node.hidden
                     || matches!(
                         node.tag,
-                        Tag::Nav | Tag::Aside | Tag::Footer | Tag::Header | Tag::Menu | Tag::Head
+                        Tag::Nav
+                            | Tag::Aside
+                            | Tag::Footer
+                            | Tag::Header
+                            | Tag::Menu
+                            | Tag::Head
+                            | Tag::Figcaption
+                            | Tag::Figure
                     )));
     }
     let mut raw_len = vec![0u32; n];
@@ -141,6 +156,7 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
             s.inline_commas = commas;
             if in_link[i] {
                 s.link_len = len;
+                s.inline_link = len;
             }
         }
         match node.tag {
@@ -148,10 +164,17 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
             Tag::P => st[i].p += 1,
             _ => {}
         }
+        if node.tag.is_block() && !node.tag.is_heading() {
+            let s = &mut st[i];
+            if s.inline_len >= GOOD_PARAGRAPH && s.inline_link * 3 < s.inline_len {
+                s.good += s.inline_len - s.inline_link;
+            }
+        }
         let s = st[i];
         let p = node.parent as usize;
         let ps = &mut st[p];
         ps.len += s.len;
+        ps.good += s.good;
         ps.link_len += s.link_len;
         ps.commas += s.commas;
         ps.li += s.li;
@@ -159,6 +182,7 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         if !node.tag.is_block() || node.tag == Tag::Text {
             ps.inline_len += s.inline_len;
             ps.inline_commas += s.inline_commas;
+            ps.inline_link += s.inline_link;
         }
     }
     // 3. Scoring.
@@ -273,6 +297,43 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         }
         last = ps;
         cur = p;
+    }
+    // Articles split over sibling blocks of the same kind (cards, sections):
+    // climb through wrappers; if the candidate's (or a wrapper's) siblings of
+    // the same tag and class hold a good share of paragraph text, they are
+    // the rest of the article.
+    let mut cand = top;
+    let mut split_roots: Option<Vec<u32>> = None;
+    loop {
+        let p = dom.nodes[cand as usize].parent;
+        if p == NONE || p == 0 || matches!(dom.nodes[p as usize].tag, Tag::Body | Tag::Html) {
+            break;
+        }
+        let (tag, ci) = (dom.nodes[cand as usize].tag, dom.class_id(cand));
+        let similar: Vec<u32> = dom
+            .children(p)
+            .filter(|&c| {
+                !pruned[c as usize] && dom.nodes[c as usize].tag == tag && dom.class_id(c) == ci
+            })
+            .collect();
+        let gain: u32 = similar
+            .iter()
+            .filter(|&&c| c != cand)
+            .map(|&c| st[c as usize].good)
+            .sum();
+        let g = st[top as usize].good;
+        if similar.len() > 1 && gain >= g / 3 && gain >= 200 {
+            split_roots = Some(similar);
+            break;
+        }
+        if st[p as usize].good == st[cand as usize].good {
+            cand = p;
+        } else {
+            break;
+        }
+    }
+    if let Some(roots) = split_roots {
+        return render(dom, &pruned, &st, &roots, title);
     }
     // 4. Siblings of the top candidate that belong to the article.
     let parent = dom.nodes[top as usize].parent;
