@@ -72,6 +72,15 @@ pub(crate) fn wire(body: Body) -> WireBody {
             framing: Framing::Chunked,
             stream: stream::pending().boxed(),
         },
+        // Never reached: the server closes the connection instead.
+        Body::Close => WireBody {
+            framing: Framing::Length(0),
+            stream: stream::empty().boxed(),
+        },
+        Body::Stall { declared } => WireBody {
+            framing: Framing::Length(declared),
+            stream: stream::pending().boxed(),
+        },
         Body::Drip {
             chunk,
             every,

@@ -114,6 +114,11 @@ impl Private {
 pub enum Fault {
     /// Accept the request and never answer (no status line).
     Hang,
+    /// 200 headers with `Content-Length: 65536`, then silence: tests a
+    /// total/body timeout as opposed to a first-byte one.
+    HangAfterHeaders,
+    /// Read the request, then close the connection without a byte.
+    CloseWithoutResponse,
     /// 200 HTML trickling `chunk` bytes every `every` up to `total`
     /// (truthful `Content-Length`).
     SlowDrip {
@@ -185,16 +190,16 @@ pub enum Fault {
     RedirectToPrivate(Private),
 }
 
-/// A Cloudflare-style ray id: 16 hex digits and a colo code.
+/// A Cloudflare-style ray id: 16 hex digits (the header adds a colo code).
 fn ray_id() -> String {
     static N: AtomicU64 = AtomicU64::new(0x8a1f_3c2e_0b4d_0000);
     let n = N.fetch_add(0x9e37_79b9, Ordering::Relaxed);
-    format!("{n:016x}-AMS")
+    format!("{n:016x}")
 }
 
-fn cloudflare_common(r: Response) -> Response {
+fn cloudflare_common(r: Response, ray: &str) -> Response {
     r.header("server", "cloudflare")
-        .header("cf-ray", ray_id())
+        .header("cf-ray", format!("{ray}-AMS"))
         .header("x-frame-options", "SAMEORIGIN")
         .header("referrer-policy", "same-origin")
         .header(
@@ -209,6 +214,10 @@ impl Fault {
     pub fn response(&self, req: &Request, port: u16) -> Response {
         match self {
             Fault::Hang => Response::new(200).with_body(Body::Hang),
+            Fault::HangAfterHeaders => Response::new(200)
+                .header("content-type", "text/html; charset=utf-8")
+                .with_body(Body::Stall { declared: 65_536 }),
+            Fault::CloseWithoutResponse => Response::new(200).with_body(Body::Close),
             Fault::SlowDrip {
                 chunk,
                 every,
@@ -259,7 +268,8 @@ impl Fault {
                     Challenge::CloudflareManaged => 403,
                     Challenge::CloudflareUnderAttack => 503,
                 };
-                cloudflare_common(Response::new(status))
+                let ray = ray_id();
+                cloudflare_common(Response::new(status), &ray)
                     .header("content-type", "text/html; charset=UTF-8")
                     .header("cf-mitigated", "challenge")
                     .header("cross-origin-embedder-policy", "require-corp")
@@ -267,12 +277,15 @@ impl Fault {
                     .header("cross-origin-resource-policy", "same-origin")
                     .header("permissions-policy", "accelerometer=(),autoplay=(),browsing-topics=(),camera=(),clipboard-read=(),clipboard-write=(),geolocation=(),gyroscope=(),hid=(),interest-cohort=(),magnetometer=(),microphone=(),payment=(),publickey-credentials-get=(),screen-wake-lock=(),serial=(),sync-xhr=(),usb=()")
                     .header("vary", "Accept-Encoding")
-                    .body(pages::cloudflare_challenge(&req.host))
+                    .body(pages::cloudflare_challenge(&req.host, &ray))
             }
             Fault::Captcha(c) => Response::html(pages::captcha(*c, &req.host, &req.path)),
-            Fault::CdnBlock(Cdn::Cloudflare) => cloudflare_common(Response::new(403))
-                .header("content-type", "text/html; charset=UTF-8")
-                .body(pages::cloudflare_1020(&req.host)),
+            Fault::CdnBlock(Cdn::Cloudflare) => {
+                let ray = ray_id();
+                cloudflare_common(Response::new(403), &ray)
+                    .header("content-type", "text/html; charset=UTF-8")
+                    .body(pages::cloudflare_1020(&req.host, &ray))
+            }
             Fault::CdnBlock(Cdn::Akamai) => Response::new(403)
                 .header("server", "AkamaiGHost")
                 .header("mime-version", "1.0")

@@ -218,16 +218,19 @@ pub fn filler_html(len: usize) -> Vec<u8> {
     v
 }
 
-/// Cloudflare "Just a moment..." challenge page body.
-pub fn cloudflare_challenge(host: &str) -> String {
+/// Cloudflare "Just a moment..." challenge page body; `ray` is the ray id
+/// without the colo suffix (16 hex digits), as in the `cf-ray` header.
+pub fn cloudflare_challenge(host: &str, ray: &str) -> String {
     format!(
-        r#"<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="Content-Type" content="text/html; charset=UTF-8"><meta http-equiv="X-UA-Compatible" content="IE=Edge"><meta name="robots" content="noindex,nofollow"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="preconnect" href="https://challenges.cloudflare.com"><style>*{{box-sizing:border-box;margin:0;padding:0}}html{{line-height:1.15}}</style><meta http-equiv="refresh" content="390"></head><body class="no-js"><div class="main-wrapper" role="main"><div class="main-content"><h1 class="zone-name-title h1">{h}</h1><h2 class="h2" id="challenge-running">Checking if the site connection is secure</h2><noscript><div class="h2"><span id="challenge-error-text">Enable JavaScript and cookies to continue</span></div></noscript><div id="challenge-body-text" class="core-msg spacer">{h} needs to review the security of your connection before proceeding.</div></div></div><script>(function(){{window._cf_chl_opt={{cvId: '3',cZone: "{h}",cType: 'managed',cNounce: '48213',cRay: '8a1f3c2e0b4d1234',cHash: 'a1b2c3d4e5f60718',cUPMDTk: "\/?__cf_chl_tk=Qm9ndXNUb2tlbg-1704067200-0-gaNycGzNCWU",cFPWv: 'g',cTTimeMs: '1000',cMTimeMs: '390000',cTplV: 5,cTplB: 'cf',cK: "",fa: "\/?__cf_chl_f_tk=Qm9ndXNUb2tlbg-1704067200-0-gaNycGzNCWU",md: "bogus",cRq: {{ru: 'aHR0cDovL2V4YW1wbGUudGVzdC8=',ra: 'Y3VybA==',rm: 'R0VU',d: 'bogus',t: 'MTcwNDA2NzIwMC4wMDAwMDA=',cT: Math.floor(Date.now() / 1000),m: 'bogus',i1: 'bogus',i2: 'bogus',zh: 'bogus',uh: 'bogus',hh: 'bogus',}}}};var cpo = document.createElement('script');cpo.src = '/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8a1f3c2e0b4d1234';window._cf_chl_opt.cOgUHash = location.hash === '' && location.href.indexOf('#') !== -1 ? '#' : location.hash;if (window.history && window.history.replaceState) {{var ogU = location.pathname + window._cf_chl_opt.cOgUQuery + window._cf_chl_opt.cOgUHash;history.replaceState(null, null, "\/?__cf_chl_rt_tk=Qm9ndXNUb2tlbg-1704067200-0-gaNycGzNCWU" + window._cf_chl_opt.cOgUHash);cpo.onload = function() {{history.replaceState(null, null, ogU);}};}}document.getElementsByTagName('head')[0].appendChild(cpo);}}());</script><div class="footer" role="contentinfo"><div class="footer-inner"><div class="clearfix diagnostic-wrapper"><div class="ray-id">Ray ID: <code>8a1f3c2e0b4d1234</code></div></div><div class="text-center" id="footer-text">Performance &amp; security by <a rel="noopener noreferrer" href="https://www.cloudflare.com?utm_source=challenge&amp;utm_campaign=m" target="_blank">Cloudflare</a></div></div></div></body></html>"#,
-        h = esc(host)
+        r#"<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="Content-Type" content="text/html; charset=UTF-8"><meta http-equiv="X-UA-Compatible" content="IE=Edge"><meta name="robots" content="noindex,nofollow"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="preconnect" href="https://challenges.cloudflare.com"><style>*{{box-sizing:border-box;margin:0;padding:0}}html{{line-height:1.15}}</style><meta http-equiv="refresh" content="390"></head><body class="no-js"><div class="main-wrapper" role="main"><div class="main-content"><h1 class="zone-name-title h1">{h}</h1><h2 class="h2" id="challenge-running">Checking if the site connection is secure</h2><noscript><div class="h2"><span id="challenge-error-text">Enable JavaScript and cookies to continue</span></div></noscript><div id="challenge-body-text" class="core-msg spacer">{h} needs to review the security of your connection before proceeding.</div></div></div><script>(function(){{window._cf_chl_opt={{cvId: '3',cZone: "{h}",cType: 'managed',cNounce: '48213',cRay: '{r}',cHash: 'a1b2c3d4e5f60718',cUPMDTk: "\/?__cf_chl_tk=Qm9ndXNUb2tlbg-1704067200-0-gaNycGzNCWU",cFPWv: 'g',cTTimeMs: '1000',cMTimeMs: '390000',cTplV: 5,cTplB: 'cf',cK: "",fa: "\/?__cf_chl_f_tk=Qm9ndXNUb2tlbg-1704067200-0-gaNycGzNCWU",md: "bogus",cRq: {{ru: 'aHR0cDovL2V4YW1wbGUudGVzdC8=',ra: 'Y3VybA==',rm: 'R0VU',d: 'bogus',t: 'MTcwNDA2NzIwMC4wMDAwMDA=',cT: Math.floor(Date.now() / 1000),m: 'bogus',i1: 'bogus',i2: 'bogus',zh: 'bogus',uh: 'bogus',hh: 'bogus',}}}};var cpo = document.createElement('script');cpo.src = '/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray={r}';window._cf_chl_opt.cOgUHash = location.hash === '' && location.href.indexOf('#') !== -1 ? '#' : location.hash;if (window.history && window.history.replaceState) {{var ogU = location.pathname + window._cf_chl_opt.cOgUQuery + window._cf_chl_opt.cOgUHash;history.replaceState(null, null, "\/?__cf_chl_rt_tk=Qm9ndXNUb2tlbg-1704067200-0-gaNycGzNCWU" + window._cf_chl_opt.cOgUHash);cpo.onload = function() {{history.replaceState(null, null, ogU);}};}}document.getElementsByTagName('head')[0].appendChild(cpo);}}());</script><div class="footer" role="contentinfo"><div class="footer-inner"><div class="clearfix diagnostic-wrapper"><div class="ray-id">Ray ID: <code>{r}</code></div></div><div class="text-center" id="footer-text">Performance &amp; security by <a rel="noopener noreferrer" href="https://www.cloudflare.com?utm_source=challenge&amp;utm_campaign=m" target="_blank">Cloudflare</a></div></div></div></body></html>"#,
+        h = esc(host),
+        r = esc(ray),
     )
 }
 
-/// Cloudflare "Error 1020 Access denied" page body.
-pub fn cloudflare_1020(host: &str) -> String {
+/// Cloudflare "Error 1020 Access denied" page body; `ray` as in
+/// [`cloudflare_challenge`].
+pub fn cloudflare_1020(host: &str, ray: &str) -> String {
     format!(
         r#"<!DOCTYPE html>
 <!--[if lt IE 7]> <html class="no-js ie6 oldie" lang="en-US"> <![endif]-->
@@ -247,7 +250,7 @@ pub fn cloudflare_1020(host: &str) -> String {
         <span data-translate="error">Error</span>
         <span>1020</span>
       </h1>
-      <span class="inline-block sm:block font-mono text-15 lg:text-sm lg:leading-relaxed">Ray ID: 8a1f3c2e0b4d5678 &bull;</span>
+      <span class="inline-block sm:block font-mono text-15 lg:text-sm lg:leading-relaxed">Ray ID: {r} &bull;</span>
       <span class="inline-block sm:block font-mono text-15 lg:text-sm lg:leading-relaxed">2024-01-01 00:00:00 UTC</span>
       <h2 class="text-gray-600 leading-1.3 text-3xl lg:text-2xl font-light">Access denied</h2>
     </header>
@@ -259,7 +262,7 @@ pub fn cloudflare_1020(host: &str) -> String {
     </section>
     <div class="cf-error-footer cf-wrapper w-240 lg:w-full py-10 sm:py-4 sm:px-8 mx-auto text-center sm:text-left border-solid border-0 border-t border-gray-300">
       <p class="text-13">
-        <span class="cf-footer-item sm:block sm:mb-1">Cloudflare Ray ID: <strong class="font-semibold">8a1f3c2e0b4d5678</strong></span>
+        <span class="cf-footer-item sm:block sm:mb-1">Cloudflare Ray ID: <strong class="font-semibold">{r}</strong></span>
         <span class="cf-footer-separator sm:hidden">&bull;</span>
         <span class="cf-footer-item sm:block sm:mb-1">Performance &amp; security by <a rel="noopener noreferrer" href="https://www.cloudflare.com/5xx-error-landing" id="brand_link" target="_blank">Cloudflare</a></span>
       </p>
@@ -269,7 +272,8 @@ pub fn cloudflare_1020(host: &str) -> String {
 </body>
 </html>
 "#,
-        h = esc(host)
+        h = esc(host),
+        r = esc(ray),
     )
 }
 

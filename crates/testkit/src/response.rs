@@ -18,6 +18,15 @@ pub enum Body {
     /// Never send the status line: the connection stays open and silent until
     /// the client gives up (or the [`SimWeb`](crate::SimWeb) is dropped).
     Hang,
+    /// Close the connection without sending a single byte (curl: "Empty
+    /// reply from server").
+    Close,
+    /// Send the status line and headers with `Content-Length: declared`,
+    /// then never a body byte.
+    Stall {
+        /// The declared length.
+        declared: u64,
+    },
     /// `total` bytes of HTML-ish filler, `chunk` bytes every `every`, with a
     /// truthful `Content-Length: total`. The first chunk is sent at once.
     Drip {

@@ -1,7 +1,6 @@
 //! The listener: one loopback socket, many virtual hosts routed by `Host`.
 
-use std::collections::{BTreeMap, HashMap};
-use std::convert::Infallible;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -27,7 +26,29 @@ type HyperBody = UnsyncBoxBody<Bytes, std::io::Error>;
 enum Handler {
     Reply(Reply),
     Dynamic(DynHandler),
+    /// The n-th request gets the n-th reply; the last one repeats.
+    Sequence(Arc<Sequence>),
 }
+
+struct Sequence {
+    replies: Vec<Reply>,
+    next: std::sync::atomic::AtomicUsize,
+}
+
+/// The service error that makes hyper drop the connection unanswered.
+#[derive(Debug)]
+struct CloseConnection;
+
+impl std::fmt::Display for CloseConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("sgw-testkit: closing the connection without a response (fault)")
+    }
+}
+
+impl std::error::Error for CloseConnection {}
+
+/// Requests kept in the log; older ones are dropped (hit counts stay exact).
+const LOG_CAP: usize = 100_000;
 
 #[derive(Default)]
 struct HostRoutes {
@@ -54,7 +75,7 @@ struct Shared {
     port: u16,
     hosts: Mutex<BTreeMap<String, HostRoutes>>,
     hits: Mutex<HashMap<(String, String), u64>>,
-    log: Mutex<Vec<Request>>,
+    log: Mutex<VecDeque<Request>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -108,7 +129,7 @@ impl SimWeb {
             port: addr.port(),
             hosts: Mutex::new(BTreeMap::new()),
             hits: Mutex::new(HashMap::new()),
-            log: Mutex::new(Vec::new()),
+            log: Mutex::new(VecDeque::new()),
         });
         let task = tokio::spawn(accept_loop(listener, shared.clone()));
         tracing::debug!(%addr, "simulated web listening");
@@ -130,6 +151,20 @@ impl SimWeb {
         F: Fn(&Request) -> Reply + Send + Sync + 'static,
     {
         self.insert(host, path, Handler::Dynamic(Arc::new(f)));
+    }
+
+    /// Answer the n-th request to `host` + `path` with the n-th of
+    /// `replies`, and every later one with the last (e.g. two 503s then a
+    /// page, for retry tests). An empty list serves 404s.
+    pub fn route_sequence(&self, host: &str, path: &str, replies: Vec<Reply>) {
+        self.insert(
+            host,
+            path,
+            Handler::Sequence(Arc::new(Sequence {
+                replies,
+                next: std::sync::atomic::AtomicUsize::new(0),
+            })),
+        );
     }
 
     /// Remove a route; returns whether it existed. The host stays registered.
@@ -219,9 +254,10 @@ impl SimWeb {
             .sum()
     }
 
-    /// Every request received so far, in arrival order.
+    /// Every request received so far, in arrival order (the most recent
+    /// 100 000 if there were more).
     pub fn requests(&self) -> Vec<Request> {
-        lock(&self.shared.log).clone()
+        lock(&self.shared.log).iter().cloned().collect()
     }
 
     /// Forget hit counts and the request log (routes stay).
@@ -326,7 +362,7 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
 async fn handle(
     shared: Arc<Shared>,
     req: hyper::Request<Incoming>,
-) -> Result<hyper::Response<HyperBody>, Infallible> {
+) -> Result<hyper::Response<HyperBody>, CloseConnection> {
     let raw_host = req
         .headers()
         .get(http::header::HOST)
@@ -345,7 +381,13 @@ async fn handle(
     *lock(&shared.hits)
         .entry((request.host.clone(), request.path.clone()))
         .or_default() += 1;
-    lock(&shared.log).push(request.clone());
+    {
+        let mut log = lock(&shared.log);
+        if log.len() >= LOG_CAP {
+            log.pop_front();
+        }
+        log.push_back(request.clone());
+    }
 
     let handler = {
         let hosts = lock(&shared.hosts);
@@ -355,6 +397,13 @@ async fn handle(
         None => Reply::Response(misdirected(&request.host)),
         Some(None) => Reply::Fault(Fault::NotFound),
         Some(Some(Handler::Reply(r))) => r,
+        Some(Some(Handler::Sequence(seq))) => {
+            let n = seq.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            match seq.replies.get(n).or(seq.replies.last()) {
+                Some(r) => r.clone(),
+                None => Reply::Fault(Fault::NotFound),
+            }
+        }
         Some(Some(Handler::Dynamic(f))) => {
             match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&request))) {
                 Ok(r) => r,
@@ -369,8 +418,10 @@ async fn handle(
         Reply::Fault(f) => f.response(&request, shared.port),
     };
     tracing::trace!(host = %request.host, path = %request.path, status = %response.status, "simulated web answered");
-    if matches!(response.body, Body::Hang) {
-        std::future::pending::<()>().await;
+    match response.body {
+        Body::Hang => std::future::pending::<()>().await,
+        Body::Close => return Err(CloseConnection),
+        _ => {}
     }
     Ok(to_hyper(response))
 }

@@ -373,3 +373,152 @@ async fn arbitrary_bytes_keep_their_content_type() {
     assert_eq!(got.as_ref(), pdf.as_slice());
     assert!(contains(&got, "%%EOF"));
 }
+
+#[tokio::test]
+async fn hang_after_headers_sends_headers_then_nothing() {
+    let web = SimWeb::start().await;
+    web.route("f.test", "/stall", Fault::HangAfterHeaders);
+    let raw = raw_get(
+        &web,
+        "f.test",
+        "/stall",
+        Duration::from_millis(300),
+        usize::MAX,
+    )
+    .await;
+    assert_eq!(raw.status(), 200);
+    assert_eq!(raw.header("content-length").as_deref(), Some("65536"));
+    assert!(raw.body.is_empty() && !raw.eof, "{raw:?}");
+    // A client gets the headers, then times out reading the body.
+    let r = client_with_timeout(&web, Duration::from_millis(300))
+        .get(web.url("f.test", "/stall"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let err = r.bytes().await.expect_err("body never comes");
+    assert!(err.is_timeout(), "{err:?}");
+}
+
+#[tokio::test]
+async fn close_without_response_sends_no_byte() {
+    let web = SimWeb::start().await;
+    web.route("f.test", "/close", Fault::CloseWithoutResponse);
+    let raw = raw_get(
+        &web,
+        "f.test",
+        "/close",
+        Duration::from_secs(10),
+        usize::MAX,
+    )
+    .await;
+    assert!(
+        raw.eof && raw.head.is_empty() && raw.body.is_empty(),
+        "{raw:?}"
+    );
+    let err = client(&web)
+        .get(web.url("f.test", "/close"))
+        .send()
+        .await
+        .expect_err("no response");
+    assert!(!err.is_timeout(), "{err:?}");
+}
+
+#[tokio::test]
+async fn sequence_serves_replies_in_order_then_repeats_the_last() {
+    let web = SimWeb::start().await;
+    web.route_sequence(
+        "f.test",
+        "/flaky",
+        vec![
+            Fault::Unavailable {
+                retry_after: Some(RetryAfter::Seconds(1)),
+            }
+            .into(),
+            Fault::RateLimited { retry_after: None }.into(),
+            Response::html("ok").into(),
+        ],
+    );
+    let c = client(&web);
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(
+            c.get(web.url("f.test", "/flaky"))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16(),
+        );
+    }
+    assert_eq!(statuses, vec![503, 429, 200, 200, 200]);
+    web.route_sequence("f.test", "/empty", Vec::new());
+    assert_eq!(
+        c.get(web.url("f.test", "/empty"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        404
+    );
+}
+
+#[tokio::test]
+async fn cloudflare_ray_in_header_matches_the_page() {
+    for fault in [
+        Fault::Challenge(Challenge::CloudflareManaged),
+        Fault::CdnBlock(Cdn::Cloudflare),
+    ] {
+        let (_w, r) = serve(fault).await;
+        let ray = h(&r, "cf-ray");
+        let (id, colo) = ray.split_once('-').unwrap();
+        assert_eq!((id.len(), colo), (16, "AMS"));
+        assert!(r.text().await.unwrap().contains(id));
+    }
+}
+
+#[tokio::test]
+async fn garbage_on_the_wire_does_not_hurt_the_server() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let web = SimWeb::start().await;
+    web.route("f.test", "/", Response::html("alive"));
+    for junk in [
+        &b"\x00\xff\xfe garbage \r\n\r\n"[..],
+        b"GET / HTTP/1.1\r\nHost: \xff\xfe\r\n\r\n",
+        b"GET /%%%%?\xff HTTP/1.1\r\nHost: f.test\r\n\r\n",
+        b"GET / HTTP/1.1\r\n",
+    ] {
+        let mut s = tokio::net::TcpStream::connect(web.addr()).await.unwrap();
+        s.write_all(junk).await.unwrap();
+        s.shutdown().await.unwrap();
+        let mut sink = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut sink)).await;
+    }
+    let r = client(&web)
+        .get(web.url("f.test", "/"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.text().await.unwrap(), "alive");
+}
+
+#[tokio::test]
+async fn dropping_the_web_ends_hanging_connections() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let web = SimWeb::start().await;
+    web.route("f.test", "/hang", Fault::Hang);
+    let mut s = tokio::net::TcpStream::connect(web.addr()).await.unwrap();
+    s.write_all(b"GET /hang HTTP/1.1\r\nHost: f.test\r\n\r\n")
+        .await
+        .unwrap();
+    // Wait until the server has read the request.
+    while web.hits("f.test", "/hang") == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    drop(web);
+    let mut buf = Vec::new();
+    let n = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut buf))
+        .await
+        .expect("connection must be closed when the web is dropped");
+    assert!(n.is_err() || buf.is_empty(), "{n:?} {buf:?}");
+}
