@@ -148,7 +148,7 @@ async fn sqlite_pool(opts: SqliteConnectOptions, memory: bool) -> Result<Pool, S
     let pool = SqlitePoolOptions::new()
         // An in-memory database exists once per connection: keep exactly one.
         .max_connections(if memory { 1 } else { 4 })
-        .min_connections(usize::from(memory) as u32)
+        .min_connections(if memory { 1 } else { 0 })
         .idle_timeout(if memory {
             None
         } else {

@@ -17,6 +17,13 @@ pub enum StoreError {
     /// The location could not be parsed or prepared.
     #[error("store location `{location}`: {message}")]
     Location { location: String, message: String },
+    /// Opening the store at `location` failed (the source says how).
+    #[error("opening store `{location}`: {source}")]
+    Open {
+        location: String,
+        #[source]
+        source: Box<StoreError>,
+    },
     /// A filesystem operation on the store's directory failed.
     #[error("store directory `{path}`: {source}")]
     Io {
@@ -68,6 +75,7 @@ impl StoreError {
     pub fn is_temporary(&self) -> bool {
         match self {
             StoreError::Database { source, .. } => is_temporary_sqlx(source),
+            StoreError::Open { source, .. } => source.is_temporary(),
             _ => false,
         }
     }

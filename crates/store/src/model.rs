@@ -138,7 +138,7 @@ impl StoredEvidence {
             id,
             key,
             tier,
-            extracted_at: Timestamp::now(),
+            extracted_at: crate::store::whole_ms(Timestamp::now()),
             answer_fields: serde_json::Value::Object(Default::default()),
             confidence: None,
             evidence,

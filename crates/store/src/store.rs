@@ -59,12 +59,23 @@ impl Store {
     /// Any other scheme fails with [`StoreError::UnsupportedScheme`], which
     /// lists the supported ones.
     pub async fn open(location: &str) -> Result<Store, StoreError> {
-        let pool = db::connect(location).await?;
-        db::migrate(&pool).await?;
+        let shown = db::redact(location);
+        let wrap = |e: StoreError| match e {
+            e @ (StoreError::UnsupportedScheme { .. } | StoreError::Location { .. }) => e,
+            other => StoreError::Open {
+                location: shown.clone(),
+                source: Box::new(other),
+            },
+        };
+        let pool = db::connect(location).await.map_err(wrap)?;
+        if let Err(e) = db::migrate(&pool).await {
+            pool.close().await;
+            return Err(wrap(e));
+        }
         let store = Store {
             pool,
             staleness: StalenessRules::default(),
-            location: db::redact(location),
+            location: shown,
         };
         tracing::debug!(location = %store.location, backend = store.backend().as_str(), "store opened");
         Ok(store)
@@ -230,6 +241,7 @@ impl Store {
         bytes: Vec<u8>,
         now: Timestamp,
     ) -> Result<Screenshot, StoreError> {
+        let now = whole_ms(now);
         check_id("evidence", "ev-", evidence_id)?;
         let mut tx = self.pool.write().await?;
         let shot = insert_screenshot(&mut tx, evidence_id, mime, bytes, now).await?;
@@ -272,6 +284,7 @@ impl Store {
         result: &SearchResult,
         now: Timestamp,
     ) -> Result<CacheEntry, StoreError> {
+        let now = whole_ms(now);
         let mut tx = self.pool.write().await?;
         let entry = upsert_cache(&mut tx, key, result, &self.staleness, now).await?;
         tx.commit().await?;
@@ -307,6 +320,7 @@ impl Store {
         key: &CacheKey,
         now: Timestamp,
     ) -> Result<Option<CacheEntry>, StoreError> {
+        let now = whole_ms(now);
         let stale_after = self.staleness.stale_after(&key.topic_type, now);
         let mut tx = self.pool.write().await?;
         let mut a = key_args(key);
@@ -522,6 +536,7 @@ impl Store {
         used: &[Evidence],
         now: Timestamp,
     ) -> Result<Vec<String>, StoreError> {
+        let now = whole_ms(now);
         let mut tx = self.pool.write().await?;
         let mut ids = Vec::with_capacity(used.len());
         for ev in used {
@@ -545,6 +560,7 @@ impl Store {
         new: NewHumanRequest,
         now: Timestamp,
     ) -> Result<HumanRequest, StoreError> {
+        let now = whole_ms(now);
         let req = HumanRequest {
             id: new_request_id(),
             status: RequestStatus::Open,
@@ -627,6 +643,7 @@ impl Store {
         submission: Submission,
         now: Timestamp,
     ) -> Result<HumanRequest, StoreError> {
+        let now = whole_ms(now);
         check_id("human evidence request", "hr-", id)?;
         let mut tx = self.pool.write().await?;
         let mut req =
@@ -696,6 +713,7 @@ impl Store {
         id: &str,
         now: Timestamp,
     ) -> Result<HumanRequest, StoreError> {
+        let now = whole_ms(now);
         check_id("human evidence request", "hr-", id)?;
         let mut tx = self.pool.write().await?;
         let mut req =
@@ -741,6 +759,11 @@ fn to_json<T: serde::Serialize + ?Sized>(v: &T, what: &'static str) -> Result<St
         field: what,
         message: e.to_string(),
     })
+}
+
+/// `t` without its sub-millisecond part (the store keeps milliseconds).
+pub(crate) fn whole_ms(t: Timestamp) -> Timestamp {
+    Timestamp::from_millisecond(t.as_millisecond()).unwrap_or(t)
 }
 
 fn ts(ms: i64, what: &str) -> Result<Timestamp, StoreError> {
@@ -910,6 +933,7 @@ async fn upsert_cache(
     rules: &StalenessRules,
     now: Timestamp,
 ) -> Result<CacheEntry, StoreError> {
+    let now = whole_ms(now);
     let stale_after = rules.stale_after(&key.topic_type, now);
     let mut ids: Vec<String> = Vec::new();
     for id in &result.evidence_ids {
@@ -989,6 +1013,7 @@ async fn insert_screenshot(
     bytes: Vec<u8>,
     now: Timestamp,
 ) -> Result<Screenshot, StoreError> {
+    let now = whole_ms(now);
     let mime = mime.trim().to_ascii_lowercase();
     if !mime.starts_with("image/") || mime.len() > 100 {
         return Err(StoreError::Invalid {
@@ -1068,6 +1093,7 @@ fn record_for_result(
     ev: &Evidence,
     now: Timestamp,
 ) -> StoredEvidence {
+    let now = whole_ms(now);
     let mut record = StoredEvidence::new(
         key.clone(),
         ev.tier_hint.unwrap_or(SourceTier::GeneralWeb),

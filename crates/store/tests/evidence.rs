@@ -157,3 +157,38 @@ async fn corrupt_rows_are_reported_not_panicked() {
     }
     raw.close().await;
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+
+    /// Arbitrary bytes in the stored columns give an error or a record, never
+    /// a panic or an unbounded allocation.
+    #[test]
+    fn arbitrary_column_bytes_never_panic(
+        blob in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..512),
+        len in proptest::prelude::prop_oneof![0i64..2048, proptest::prelude::any::<i64>()],
+        passages in ".{0,40}",
+        extra in ".{0,40}",
+    ) {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let fx = Fixture::sqlite();
+            let store = fx.open().await;
+            let rec = stored(&key("q", "news"), "p");
+            store.put_evidence(&rec).await.unwrap();
+            let raw = sqlx::SqlitePool::connect(&format!("sqlite://{}", fx.url)).await.unwrap();
+            sqlx::query("UPDATE evidence SET text_zstd = $1, text_len = $2, passages = $3, extra = $4")
+                .bind(blob)
+                .bind(len)
+                .bind(passages)
+                .bind(extra)
+                .execute(&raw)
+                .await
+                .unwrap();
+            raw.close().await;
+            if let Err(e) = store.get_evidence(&rec.id).await {
+                assert!(e.to_string().contains(&rec.id), "{e}");
+            }
+        });
+    }
+}

@@ -66,8 +66,15 @@ async fn a_newer_schema_is_refused() {
         .unwrap();
     raw.close().await;
     let err = Store::open(&fx.url).await.unwrap_err();
-    assert!(matches!(err, StoreError::Schema(_)), "{err}");
-    assert!(err.to_string().contains("999"), "{err}");
+    let msg = err.to_string();
+    assert!(
+        matches!(&err, StoreError::Open { source, .. } if matches!(**source, StoreError::Schema(_))),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("999") && msg.contains(&fx.url),
+        "names version and file: {msg}"
+    );
 }
 
 #[tokio::test]
@@ -110,6 +117,7 @@ async fn postgres_password_is_redacted_and_bad_servers_fail_cleanly() {
         .unwrap_err();
     let msg = err.to_string();
     assert!(!msg.contains("hunter2"), "{msg}");
+    assert!(msg.contains("127.0.0.1:1"), "names the server: {msg}");
     assert!(
         err.is_temporary(),
         "connection refused is worth retrying: {msg}"
