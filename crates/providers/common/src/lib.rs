@@ -12,6 +12,7 @@
 //! those. The tier it sets is only the registry entry's `tier_hint`.
 #![doc = include_str!("../README.md")]
 
+pub mod markup;
 mod rank;
 mod read;
 mod template;
