@@ -49,6 +49,8 @@ struct Stat {
     /// [`GOOD_PARAGRAPH`] bytes of inline text, mostly not links.
     good: u32,
     li: u32,
+    /// Headings that are (mostly) links: teaser lists have many.
+    linked_headings: u32,
     p: u32,
 }
 
@@ -161,6 +163,7 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         }
         match node.tag {
             Tag::Li => st[i].li += 1,
+            t if t.is_heading() && st[i].link_len * 2 > st[i].len => st[i].linked_headings += 1,
             Tag::P => st[i].p += 1,
             _ => {}
         }
@@ -178,6 +181,7 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         ps.link_len += s.link_len;
         ps.commas += s.commas;
         ps.li += s.li;
+        ps.linked_headings += s.linked_headings;
         ps.p += s.p;
         if !node.tag.is_block() || node.tag == Tag::Text {
             ps.inline_len += s.inline_len;
@@ -358,6 +362,9 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
                 0.0
             };
             let sc = score[c as usize];
+            if is_teaser_list(&st[c as usize]) {
+                continue;
+            }
             if !sc.is_nan() && sc + bonus >= threshold {
                 roots.push(c);
                 continue;
@@ -399,6 +406,69 @@ fn subtree_text(dom: &Dom, id: u32) -> String {
     out
 }
 
+/// A block of teasers: several linked headings with little text each.
+fn is_teaser_list(s: &Stat) -> bool {
+    s.linked_headings >= 3 && s.len / s.linked_headings < 400
+}
+
+/// Short standalone lines that are interface labels, not content.
+fn is_label(text: &str) -> bool {
+    let t = text
+        .trim()
+        .trim_end_matches([':', '.', '…'])
+        .trim()
+        .to_lowercase();
+    t.len() <= 40
+        && matches!(
+            t.as_str(),
+            "advertisement"
+                | "advertisements"
+                | "advert"
+                | "ad"
+                | "ads"
+                | "sponsored"
+                | "sponsored content"
+                | "tags"
+                | "topics"
+                | "read more"
+                | "learn more"
+                | "more"
+                | "share"
+                | "share this"
+                | "share this article"
+                | "share this story"
+                | "comments"
+                | "comment"
+                | "related"
+                | "related articles"
+                | "related stories"
+                | "related content"
+                | "you may also like"
+                | "recommended"
+                | "most popular"
+                | "most read"
+                | "trending"
+                | "subscribe"
+                | "sign up"
+                | "print"
+                | "email"
+                | "video"
+                | "photo"
+                | "image"
+                | "continue reading"
+                | "skip to content"
+                | "loading"
+                | "click here"
+                | "back to top"
+                | "see also"
+                | "also read"
+                | "read also"
+                | "more from"
+                | "next"
+                | "previous"
+        )
+}
+
 /// Readability's conditional cleaning: lists, tables and divs full of links go.
 fn drop_conditionally(dom: &Dom, st: &[Stat], id: usize) -> bool {
     let node = &dom.nodes[id];
@@ -407,13 +477,7 @@ fn drop_conditionally(dom: &Dom, st: &[Stat], id: usize) -> bool {
     let candidate = list
         || matches!(
             node.tag,
-            Tag::Div
-                | Tag::Section
-                | Tag::Table
-                | Tag::Form
-                | Tag::Figure
-                | Tag::Other
-                | Tag::Center
+            Tag::Div | Tag::Section | Tag::Table | Tag::Form | Tag::Figure | Tag::Center
         );
     if node.tag == Tag::Figure && s.len < 25 {
         return false;
@@ -537,6 +601,10 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
                 _ => {}
             }
             if id != r && drop_conditionally(dom, st, id as usize) {
+                continue;
+            }
+            if node.tag.is_block() && st[id as usize].len <= 40 && is_label(&subtree_text(dom, id))
+            {
                 continue;
             }
             if node.tag == Tag::H1 && title.is_some_and(|t| same_title(&subtree_text(dom, id), t)) {
