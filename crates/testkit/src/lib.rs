@@ -22,6 +22,7 @@ pub mod robots;
 pub mod searxng;
 pub mod sitemap;
 pub mod wayback;
+pub mod world;
 
 pub use fault::{Captcha, Cdn, Challenge, Fault, Login, Private, RetryAfter};
 pub use response::{Body, Reply, Request, Response, html_escape};
