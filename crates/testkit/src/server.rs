@@ -90,7 +90,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 pub struct SimWeb {
     shared: Arc<Shared>,
     addr: SocketAddr,
-    task: JoinHandle<()>,
+    runner: Runner,
+}
+
+/// Where the accept loop runs.
+enum Runner {
+    /// A task of the caller's tokio runtime.
+    Task(JoinHandle<()>),
+    /// A dedicated thread with its own runtime ([`SimWeb::start_detached`]).
+    Thread {
+        shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+        thread: Option<std::thread::JoinHandle<()>>,
+    },
 }
 
 impl std::fmt::Debug for SimWeb {
@@ -104,13 +115,30 @@ impl std::fmt::Debug for SimWeb {
 
 impl Drop for SimWeb {
     fn drop(&mut self) {
-        self.task.abort();
+        match &mut self.runner {
+            Runner::Task(task) => task.abort(),
+            Runner::Thread { shutdown, thread } => {
+                if let Some(tx) = shutdown.take() {
+                    let _ = tx.send(());
+                }
+                // The runtime drops every connection task as the thread ends;
+                // joining makes "dropped ⇒ closed" hold when drop returns.
+                if let Some(t) = thread.take() {
+                    let _ = t.join();
+                }
+            }
+        }
     }
 }
 
 impl SimWeb {
     /// Bind `127.0.0.1:0` and serve in a background task of the current
     /// tokio runtime.
+    ///
+    /// The server only makes progress while that runtime runs: in a
+    /// `#[tokio::test]` (single-threaded) do not block the thread (e.g. waiting
+    /// for a child process); use `#[tokio::test(flavor = "multi_thread")]` or
+    /// [`SimWeb::start_detached`] then.
     ///
     /// # Panics
     /// If the loopback socket cannot be bound (use [`SimWeb::try_start`] to
@@ -133,7 +161,67 @@ impl SimWeb {
         });
         let task = tokio::spawn(accept_loop(listener, shared.clone()));
         tracing::debug!(%addr, "simulated web listening");
-        Ok(SimWeb { shared, addr, task })
+        Ok(SimWeb {
+            shared,
+            addr,
+            runner: Runner::Task(task),
+        })
+    }
+
+    /// Bind `127.0.0.1:0` and serve from a dedicated thread with its own
+    /// tokio runtime: works from plain `#[test]`s and keeps serving while the
+    /// caller blocks (e.g. on an `sgw` child process run by `assert_cmd`).
+    /// Callable with or without a runtime around.
+    ///
+    /// # Panics
+    /// If the socket, the runtime or the thread cannot be created (use
+    /// [`SimWeb::try_start_detached`] to handle that).
+    pub fn start_detached() -> SimWeb {
+        Self::try_start_detached().expect("sgw-testkit: cannot start the simulated web thread")
+    }
+
+    /// Like [`SimWeb::start_detached`], returning the error.
+    pub fn try_start_detached() -> std::io::Result<SimWeb> {
+        let std_listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
+        std_listener.set_nonblocking(true)?;
+        let addr = std_listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            port: addr.port(),
+            hosts: Mutex::new(BTreeMap::new()),
+            hits: Mutex::new(HashMap::new()),
+            log: Mutex::new(VecDeque::new()),
+        });
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let serving = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name(format!("sgw-testkit-{}", addr.port()))
+            .spawn(move || {
+                rt.block_on(async move {
+                    let listener = match TcpListener::from_std(std_listener) {
+                        Ok(l) => l,
+                        Err(e) => {
+                            tracing::error!(error = %e, "simulated web: cannot register listener");
+                            return;
+                        }
+                    };
+                    tokio::select! {
+                        () = accept_loop(listener, serving) => {}
+                        _ = rx => {}
+                    }
+                });
+            })?;
+        tracing::debug!(%addr, "simulated web listening (own thread)");
+        Ok(SimWeb {
+            shared,
+            addr,
+            runner: Runner::Thread {
+                shutdown: Some(tx),
+                thread: Some(thread),
+            },
+        })
     }
 
     /// Serve `reply` (a [`Response`] or a [`Fault`]) at `host` + `path`,

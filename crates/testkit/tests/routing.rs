@@ -240,3 +240,52 @@ async fn dropping_the_web_closes_the_listener() {
     }
     assert!(refused, "listener still accepting after drop");
 }
+
+/// Blocking GET over std sockets: what a child process does while the test
+/// thread waits for it.
+fn blocking_get(addr: std::net::SocketAddr, host: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn detached_web_serves_plain_blocking_tests() {
+    let web = SimWeb::start_detached();
+    web.route("official.test", "/rates", Response::html("<p>4.5%</p>"));
+    let addr = web.addr();
+    // A separate OS thread (like a child process) while this one blocks on it.
+    let got = std::thread::spawn(move || blocking_get(addr, "official.test", "/rates"))
+        .join()
+        .unwrap();
+    assert!(got.starts_with("HTTP/1.1 200 OK\r\n"), "{got}");
+    assert!(got.ends_with("<p>4.5%</p>"));
+    assert_eq!(web.hits("official.test", "/rates"), 1);
+    drop(web);
+    assert!(
+        std::net::TcpStream::connect(addr).is_err(),
+        "closed on drop"
+    );
+}
+
+#[tokio::test]
+async fn detached_web_also_works_inside_a_runtime() {
+    let web = SimWeb::start_detached();
+    web.route("a.test", "/", Response::text("a"));
+    let r = client(&web)
+        .get(web.url("a.test", "/"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.text().await.unwrap(), "a");
+    drop(web); // joins the server thread without panicking in async context
+}
