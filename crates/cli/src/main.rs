@@ -22,6 +22,10 @@ struct Cli {
 enum Command {
     /// Extract main text, metadata and ranked passages from a local file (HTML, feed, PDF, text; gzip accepted).
     Extract(cmd::extract::Args),
+    /// Fetch one URL through the network layer (SSRF guard, robots.txt, caps)
+    /// and print its status, classification (failure code or OK), timing,
+    /// charset, final URL, redirects and first lines of text. Exit 2 on failure.
+    Fetch(cmd::fetch::Args),
     /// Ask a question: run the policy's fallback chain and print the answer,
     /// its sources with trust tiers, confidence, failure codes and the trace.
     /// Exit 0 with an answer, 2 when no evidence could be obtained.
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
     exit::report(runtime.block_on(async move {
         match cli.command {
             Command::Extract(args) => cmd::extract::run(args).await,
+            Command::Fetch(args) => cmd::fetch::run(args).await,
             Command::Search(args) => cmd::search::run(args).await,
             Command::Providers(args) => cmd::providers::run(args).await,
             Command::Policy(args) => cmd::policy::run(args).await,

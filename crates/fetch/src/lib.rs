@@ -25,3 +25,5 @@ pub use config::{ConfigError, FetchConfig, RateConfig, RetryConfig, RobotsConfig
 pub use fetcher::Fetcher;
 pub use ssrf::{Guard, GuardError, Refusal, refusal};
 pub use types::{FetchError, FetchKind, FetchRequest, FetchResponse};
+/// Re-exported: the URL type of the API.
+pub use url::Url;

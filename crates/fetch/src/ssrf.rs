@@ -17,7 +17,7 @@ use url::{Host, Url};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GuardError {
     /// The address lies in a range the guard refuses.
-    #[error("{host} → {addr} is forbidden: {range} ({cidr})")]
+    #[error("{} is forbidden: {range} ({cidr})", target(host, addr))]
     Forbidden {
         host: String,
         addr: IpAddr,
@@ -33,6 +33,16 @@ pub enum GuardError {
     /// The name did not resolve.
     #[error("cannot resolve {host}: {message}")]
     Dns { host: String, message: String },
+}
+
+/// `name → addr`, or just the address when the host is the literal.
+fn target(host: &str, addr: &IpAddr) -> String {
+    let a = addr.to_string();
+    if host.trim_matches(['[', ']']) == a {
+        a
+    } else {
+        format!("{host} → {a}")
+    }
 }
 
 impl GuardError {

@@ -1,5 +1,6 @@
 //! One module per `sgw` subcommand. Each exposes `Args` (clap) and `run`.
 pub mod extract;
+pub mod fetch;
 pub mod policy;
 pub mod providers;
 pub mod search;
