@@ -19,6 +19,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 // ---- linked providers: one line per provider feature (keeps their `inventory` registrations) ----
+#[cfg(feature = "cache")]
+use sgw_provider_cache as _;
+#[cfg(feature = "human-intake")]
+use sgw_provider_human_intake as _;
 // ---- end of linked providers ----
 
 /// A provider feature of this crate.
@@ -38,6 +42,18 @@ pub struct ProviderFeature {
 /// `ProviderFeature { feature: "feed", krate: "sgw-provider-feed", kinds: &["feed", "json-api"], enabled: cfg!(feature = "feed") },`
 pub const FEATURE_KINDS: &[ProviderFeature] = &[
     // ---- provider features ----
+    ProviderFeature {
+        feature: "cache",
+        krate: "sgw-provider-cache",
+        kinds: &["evidence-cache"],
+        enabled: cfg!(feature = "cache"),
+    },
+    ProviderFeature {
+        feature: "human-intake",
+        krate: "sgw-provider-human-intake",
+        kinds: &["human-intake"],
+        enabled: cfg!(feature = "human-intake"),
+    },
 ];
 
 /// The provider features compiled into this build.

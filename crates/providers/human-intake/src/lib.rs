@@ -1,0 +1,268 @@
+//! `sgw-provider-human-intake` is the **human-intake** provider of Search
+//! Gateway (kind `human-intake`, chain step `user_supplied_evidence_request`):
+//! when automation could not answer, it opens a human evidence request in the
+//! store saying what was tried, which URLs are blocked behind which gate
+//! (CAPTCHA, CDN, login, dynamic page, robots.txt) and, in a plain sentence per
+//! URL, what a person should do. The result carries the request id
+//! (`hr-…`) and `HUMAN_EVIDENCE_REQUIRED`.
+//!
+//! It is **not** a way around any gate (it never fetches anything: a person
+//! opens the page in their own browser), does not ingest what the person
+//! submits (`sgw evidence submit` and `Store::resolve_request` do), and does
+//! not duplicate work: an open request for the same cache key is reused.
+#![doc = include_str!("../README.md")]
+
+use jiff::Timestamp;
+use serde::Deserialize;
+use sgw_contract::{
+    Attempt, AttemptOutcome, BuildContext, FactoryError, FailureCode, Provider, ProviderCall,
+    ProviderError, ProviderReport,
+};
+use sgw_store::{BlockedUrl, GateType, NewHumanRequest, RequestStatus, Store};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The provider kind this crate registers.
+pub const KIND: &str = "human-intake";
+/// The chain step it is designed for.
+pub const STEP: &str = "user_supplied_evidence_request";
+
+/// `config:` of a `human-intake` provider.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HumanIntakeConfig {
+    /// Open a request only when at least one URL was blocked by a gate a
+    /// person can pass (CAPTCHA, CDN, login, dynamic page, robots.txt).
+    /// Default `false`: any unanswered query opens a request.
+    #[serde(default)]
+    pub only_when_blocked: bool,
+    /// Also list URLs that failed for other reasons (404, timeouts, server
+    /// errors) as gate `other` (default `true`): a person may still find the
+    /// content, e.g. at its new address.
+    #[serde(default = "yes")]
+    pub include_other_failures: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for HumanIntakeConfig {
+    fn default() -> Self {
+        HumanIntakeConfig {
+            only_when_blocked: false,
+            include_other_failures: true,
+        }
+    }
+}
+
+/// How a person hands evidence in, the tail of every "needed" sentence.
+pub const SUBMIT_HOW: &str = "submit the page as a PDF, a screenshot, the URL or pasted text with `sgw evidence submit` and this request's id";
+
+/// The plain sentence saying what a person should do about `url` behind `gate`.
+pub fn needed_sentence(url: &str, gate: GateType, code: Option<FailureCode>) -> String {
+    match gate {
+        GateType::Captcha => {
+            format!("Open {url} in a browser, pass the CAPTCHA, and {SUBMIT_HOW}.")
+        }
+        GateType::Cdn => format!(
+            "Open {url} in a browser (a CDN or firewall refused the gateway), and {SUBMIT_HOW}."
+        ),
+        GateType::Login => {
+            format!("Sign in to {url} with your own account in a browser, and {SUBMIT_HOW}.")
+        }
+        GateType::DynamicPage => format!(
+            "Open {url} in a browser with JavaScript enabled (the page has no readable text without it), and {SUBMIT_HOW}."
+        ),
+        GateType::Robots => format!(
+            "robots.txt asks automated clients not to read {url}: open it in a browser yourself, and {SUBMIT_HOW}."
+        ),
+        GateType::Other => match code {
+            Some(c) => format!(
+                "The gateway could not read {url} ({c}): if you can find this content (here or at a new address), {SUBMIT_HOW}."
+            ),
+            None => format!("Find the content of {url}, and {SUBMIT_HOW}."),
+        },
+    }
+}
+
+/// The blocked URLs behind the failed `attempts`: gates first (in attempt
+/// order), then other failures when `include_other`; one entry per URL.
+pub fn blocked_urls(attempts: &[Attempt], include_other: bool) -> Vec<BlockedUrl> {
+    let mut gates = Vec::new();
+    let mut others = Vec::new();
+    let mut seen = BTreeSet::new();
+    for a in attempts {
+        if a.outcome != AttemptOutcome::Failed {
+            continue;
+        }
+        let (Some(code), Some(target)) = (a.failure_code, a.target.as_deref()) else {
+            continue;
+        };
+        let Ok(url) = url::Url::parse(target) else {
+            continue; // a query or a cache key, not a URL
+        };
+        if !matches!(url.scheme(), "http" | "https") {
+            continue;
+        }
+        let gate = GateType::from_failure_code(code);
+        let skip = matches!(
+            code,
+            FailureCode::EvidenceCacheMiss
+                | FailureCode::EvidenceCacheStale
+                | FailureCode::HumanEvidenceRequired
+                | FailureCode::SourceAddressForbidden
+                | FailureCode::SearchProviderMisconfigured
+        );
+        if skip || (gate == GateType::Other && !include_other) {
+            continue;
+        }
+        if !seen.insert(url.to_string()) {
+            continue;
+        }
+        let entry = BlockedUrl {
+            url: url.to_string(),
+            gate,
+            needed: needed_sentence(url.as_str(), gate, Some(code)),
+        };
+        if gate == GateType::Other {
+            others.push(entry);
+        } else {
+            gates.push(entry);
+        }
+    }
+    // A URL both gated and failing otherwise (e.g. a retry) is listed once, as gated.
+    let gated: BTreeSet<String> = gates.iter().map(|b| b.url.clone()).collect();
+    others.retain(|b| !gated.contains(&b.url));
+    gates.extend(others);
+    gates
+}
+
+/// The human-intake provider. Without a store (`--no-store`) it still
+/// reports `HUMAN_EVIDENCE_REQUIRED` and what is needed, in notes.
+pub struct HumanIntake {
+    config: HumanIntakeConfig,
+    store: Option<Arc<Store>>,
+}
+
+impl HumanIntake {
+    pub fn new(config: HumanIntakeConfig, store: Option<Arc<Store>>) -> HumanIntake {
+        HumanIntake { config, store }
+    }
+}
+
+#[async_trait::async_trait]
+impl Provider for HumanIntake {
+    async fn run(&self, call: &ProviderCall<'_>) -> Result<ProviderReport, ProviderError> {
+        let mut report = ProviderReport::default();
+        let blocked = blocked_urls(call.prior_attempts, self.config.include_other_failures);
+        let gated = blocked.iter().filter(|b| b.gate != GateType::Other).count();
+        if self.config.only_when_blocked && gated == 0 {
+            report.attempts.push(
+                Attempt::new(call.step, call.provider, AttemptOutcome::Empty)
+                    .with_target(call.key.to_string())
+                    .with_detail("no source was blocked by a gate (only_when_blocked)"),
+            );
+            return Ok(report);
+        }
+        report.codes.push(FailureCode::HumanEvidenceRequired);
+        let Some(store) = &self.store else {
+            report.notes.push(
+                "human evidence is required, but there is no evidence store to record the request (--no-store)"
+                    .into(),
+            );
+            report
+                .notes
+                .extend(blocked.iter().map(|b| format!("{}: {}", b.gate, b.needed)));
+            report.attempts.push(
+                Attempt::new(call.step, call.provider, AttemptOutcome::Empty)
+                    .with_target(call.key.to_string())
+                    .with_detail("no store: request not recorded"),
+            );
+            return Ok(report);
+        };
+        let store_err = |e: sgw_store::StoreError| {
+            ProviderError::new(
+                FailureCode::HumanEvidenceRequired,
+                format!("the human evidence request could not be recorded: {e}"),
+            )
+        };
+        let open = store
+            .list_requests(Some(RequestStatus::Open))
+            .await
+            .map_err(store_err)?;
+        let (request, reused) = match open.into_iter().find(|r| &r.key == call.key) {
+            Some(r) => (r, true),
+            None => {
+                let new = NewHumanRequest {
+                    key: call.key.clone(),
+                    query: call.request.query.clone(),
+                    attempts: call.prior_attempts.to_vec(),
+                    blocked: blocked.clone(),
+                };
+                (
+                    store
+                        .create_request(new, Timestamp::now())
+                        .await
+                        .map_err(store_err)?,
+                    false,
+                )
+            }
+        };
+        let id = request.id.clone();
+        report.notes.push(format!(
+            "human evidence requested: {id} ({}); submit with `sgw evidence submit {id} (--file PATH | --url URL | --text TEXT)`",
+            if reused {
+                "an open request for this query already existed"
+            } else {
+                "new request"
+            }
+        ));
+        for b in &request.blocked {
+            report
+                .notes
+                .push(format!("{id} needs [{}]: {}", b.gate, b.needed));
+        }
+        if request.blocked.is_empty() {
+            report.notes.push(format!(
+                "{id} needs: any source that answers “{}”",
+                request.query
+            ));
+        }
+        report.attempts.push(
+            Attempt::new(call.step, call.provider, AttemptOutcome::Empty)
+                .with_target(id.clone())
+                .with_detail(format!(
+                    "{} human evidence request, {} blocked URL(s)",
+                    if reused { "reused open" } else { "opened" },
+                    request.blocked.len()
+                )),
+        );
+        report.human_request_id = Some(id);
+        Ok(report)
+    }
+}
+
+/// Builds a `human-intake` provider from its `config:` and the services
+/// (the `Store`, optional).
+pub fn build(
+    config: &serde_json::Value,
+    ctx: &BuildContext,
+) -> Result<Arc<dyn Provider>, FactoryError> {
+    let config: HumanIntakeConfig = sgw_provider_common::parse_config(config)?;
+    Ok(Arc::new(HumanIntake::new(
+        config,
+        ctx.services.get::<Store>(),
+    )))
+}
+
+/// The factory, for explicit registration (`GatewayBuilder::register`).
+pub const FACTORY: sgw_contract::ProviderFactory = sgw_contract::ProviderFactory {
+    kind: KIND,
+    step: STEP,
+    crate_name: env!("CARGO_PKG_NAME"),
+    description: "opens a human evidence request (blocked URLs, gate types, what is needed) in the evidence store",
+    build,
+};
+
+sgw_contract::inventory::submit! { FACTORY }
