@@ -57,6 +57,7 @@ impl Politeness {
         // Bounded memory: forget idle hosts when the map grows large.
         if map.len() > 10_000 {
             map.retain(|_, s| s.available_permits() < self.concurrency);
+            self.limiter.retain_recent();
         }
         map.entry(host.to_string())
             .or_insert_with(|| Arc::new(Semaphore::new(self.concurrency)))

@@ -400,3 +400,28 @@ async fn caller_deadline_wins() {
         .unwrap_err();
     assert_eq!(e.code, C::SearchProviderTimeout);
 }
+
+#[tokio::test]
+async fn per_host_rate_limit_refuses_waits_past_the_deadline() {
+    let web = SimWeb::start().await;
+    web.route(
+        "slow-api.test",
+        "/q",
+        Response::json(&serde_json::json!({"ok": true})),
+    );
+    let mut cfg = config(&web);
+    cfg.per_host_rate.requests_per_second = 0.01;
+    cfg.per_host_rate.burst = 1;
+    let f = Fetcher::new(cfg).unwrap();
+    f.fetch(&FetchRequest::api(web.url("slow-api.test", "/q")))
+        .await
+        .unwrap();
+    let e = f
+        .fetch(&FetchRequest::api(web.url("slow-api.test", "/q")))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, C::SearchProviderRateLimited);
+    assert!(e.message.contains("per_host_rate"), "{e}");
+    assert!(e.retry_after.is_some());
+    assert_eq!(web.hits("slow-api.test", "/q"), 1);
+}

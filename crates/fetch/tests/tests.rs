@@ -4,5 +4,6 @@
 mod common;
 mod decoding;
 mod faults;
+mod props;
 mod robots;
 mod ssrf;
