@@ -7,7 +7,8 @@
 //! - Ours: the `bench` example of `sgw-extract`, built with `--release`.
 //! - References: a venv under `target/bench-venv` (created on first run:
 //!   `pip install -U pip`, then `trafilatura==2.3.1 readability-lxml==0.9`)
-//!   running `xtask/scripts/bench_extract_refs.py`. `SGW_BENCH_SKIP_REFS=1`
+//!   running `xtask/scripts/bench_extract_refs.py` (trafilatura with its
+//!   defaults and with `include_comments=False`, readability-lxml). `SGW_BENCH_SKIP_REFS=1`
 //!   measures only ours.
 //! - Metric: the benchmark README's (4-token shingles of `\w+` tokens, per-page
 //!   precision and recall averaged over pages, F1 of the means).
@@ -98,7 +99,7 @@ pub fn run() -> Result<()> {
             bail!("reference script failed with {status}");
         }
         let refs: Value = serde_json::from_str(&std::fs::read_to_string(&json_out)?)?;
-        for tool in ["trafilatura", "readability-lxml"] {
+        for tool in ["trafilatura", "trafilatura-no-comments", "readability-lxml"] {
             results.push((tool.into(), parse_tool(&refs[tool])?));
         }
     }
