@@ -146,6 +146,17 @@ impl StoredEvidence {
     }
 }
 
+impl StoredEvidence {
+    /// The evidence as a provider hands it back on a cache hit: its
+    /// `evidence_id` set and its `tier_hint` the tier stored with it.
+    pub fn into_evidence(self) -> Evidence {
+        let mut ev = self.evidence;
+        ev.evidence_id = Some(self.id);
+        ev.tier_hint = Some(self.tier);
+        ev
+    }
+}
+
 /// A cache entry: the result stored for one cache key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CacheEntry {

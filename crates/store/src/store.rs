@@ -191,6 +191,33 @@ impl Store {
         row.map(|r| decode_evidence(&r)).transpose()
     }
 
+    /// The records for `ids` that are stored, in the order of `ids` (one
+    /// read; unknown ids are skipped, malformed ones are an error). Handy
+    /// for loading a cache entry's evidence: `get_evidence_batch(&entry.evidence_ids)`.
+    pub async fn get_evidence_batch(
+        &self,
+        ids: &[String],
+    ) -> Result<Vec<StoredEvidence>, StoreError> {
+        for id in ids {
+            check_id("evidence", "ev-", id)?;
+        }
+        let mut tx = self.pool.read().await?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(row) = tx
+                .fetch_optional(
+                    "reading evidence",
+                    &format!("SELECT {EVIDENCE_COLS} FROM evidence WHERE id = $1"),
+                    args![id],
+                )
+                .await?
+            {
+                out.push(decode_evidence(&row)?);
+            }
+        }
+        Ok(out)
+    }
+
     /// Every evidence record gathered for `key`, newest first.
     pub async fn evidence_for_key(
         &self,
@@ -864,6 +891,21 @@ const MAX_STORED_TEXT: i64 = MAX_TEXT_BYTES as i64;
 
 fn decode_evidence(row: &Row) -> Result<StoredEvidence, StoreError> {
     let id = row.text("id")?;
+    decode_evidence_of(row, id.clone()).map_err(|e| in_record(e, &format!("evidence {id}")))
+}
+
+/// Prefixes a column-level `Corrupt` error with the record it belongs to.
+fn in_record(e: StoreError, owner: &str) -> StoreError {
+    match e {
+        StoreError::Corrupt { what, message } if !what.starts_with(owner) => StoreError::Corrupt {
+            what: format!("{owner} {what}"),
+            message,
+        },
+        other => other,
+    }
+}
+
+fn decode_evidence_of(row: &Row, id: String) -> Result<StoredEvidence, StoreError> {
     let what = |field: &str| format!("evidence {id} field `{field}`");
     let key = decode_key(row)?;
     let tier: SourceTier = row
@@ -996,6 +1038,11 @@ async fn upsert_cache(
 
 fn decode_cache_entry(row: &Row) -> Result<CacheEntry, StoreError> {
     let key = decode_key(row)?;
+    let owner = format!("cache entry {key}");
+    decode_cache_entry_of(row, key).map_err(|e| in_record(e, &owner))
+}
+
+fn decode_cache_entry_of(row: &Row, key: CacheKey) -> Result<CacheEntry, StoreError> {
     Ok(CacheEntry {
         result: json_col(row, "result", &key)?,
         evidence_ids: json_col(row, "evidence_ids", &key)?,
@@ -1070,6 +1117,10 @@ async fn fetch_request(
 fn decode_request(row: &Row) -> Result<HumanRequest, StoreError> {
     let id = row.text("id")?;
     let owner = format!("human evidence request {id}");
+    decode_request_of(row, id, &owner).map_err(|e| in_record(e, &owner))
+}
+
+fn decode_request_of(row: &Row, id: String, owner: &str) -> Result<HumanRequest, StoreError> {
     Ok(HumanRequest {
         status: row.text("status")?.parse()?,
         key: decode_key(row)?,

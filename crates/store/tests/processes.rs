@@ -178,3 +178,27 @@ async fn kill_during_writes_keeps_committed_records(fx: &Fixture) {
         .unwrap();
 }
 both_backends!(kill_during_writes_keeps_committed_records);
+
+async fn two_processes_create_a_new_store_at_once(fx: &Fixture) {
+    // Nobody has opened the store yet: both children race to create and
+    // migrate it; both must succeed and write.
+    let children = [
+        spawn_child(&fx.url, "x", Some(3)),
+        spawn_child(&fx.url, "y", Some(3)),
+    ];
+    let mut ids = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}: child failed: {}",
+            fx.name,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ids.extend(committed_ids(&out.stdout));
+    }
+    assert_eq!(ids.len(), 6);
+    let store = fx.open().await;
+    assert_eq!(store.get_evidence_batch(&ids).await.unwrap().len(), 6);
+}
+both_backends!(two_processes_create_a_new_store_at_once);
