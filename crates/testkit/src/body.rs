@@ -341,3 +341,41 @@ fn brotli_zeros(uncompressed: u64) -> ByteStream {
     })
     .boxed()
 }
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    fn crc(data: &[u8]) -> u32 {
+        let mut c = Crc::new();
+        c.update(data);
+        c.sum()
+    }
+
+    #[test]
+    fn crc32_combine_matches_a_direct_crc() {
+        let data: Vec<u8> = (0..10_000u32).map(|i| (i * 31 % 251) as u8).collect();
+        for split in [0, 1, 7, 4096, 9_999, 10_000] {
+            let (a, b) = data.split_at(split);
+            assert_eq!(
+                crc32_combine(crc(a), crc(b), b.len() as u64),
+                crc(&data),
+                "split at {split}"
+            );
+        }
+    }
+
+    #[test]
+    fn gzip_trailer_has_isize_mod_2_32_and_the_crc_of_all_blocks() {
+        let bomb = GzipBomb::new(5 << 30); // 5 GiB: ISIZE wraps
+        let t = bomb.trailer();
+        let n = t.len();
+        let isize = u32::from_le_bytes(t[n - 4..].try_into().unwrap());
+        assert_eq!(u64::from(isize), (5u64 << 30) % (1 << 32));
+        // 3 blocks: compare with a direct CRC of 3 MiB of zeros.
+        let t3 = GzipBomb::new(3 << 20).trailer();
+        let m = t3.len();
+        let crc3 = u32::from_le_bytes(t3[m - 8..m - 4].try_into().unwrap());
+        assert_eq!(crc3, crc(&vec![0u8; 3 << 20]));
+    }
+}

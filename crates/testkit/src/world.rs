@@ -205,3 +205,84 @@ impl World {
         );
     }
 }
+
+/// Which parts of the gateway a [`World::policy`] binds.
+#[derive(Debug, Clone)]
+pub struct PolicyOptions {
+    /// Bind the `evidence-cache` provider (`cached_evidence`).
+    pub cache: bool,
+    /// Bind the `human-intake` provider (`user_supplied_evidence_request`).
+    pub human: bool,
+    /// Register the ministry as a second official source.
+    pub ministry: bool,
+    /// Seconds an engine rests after a CAPTCHA.
+    pub captcha_suspension_secs: u64,
+    /// The run's deadline.
+    pub deadline_ms: u64,
+    /// Per-provider time limit.
+    pub provider_timeout_ms: u64,
+}
+
+impl Default for PolicyOptions {
+    fn default() -> Self {
+        PolicyOptions {
+            cache: true,
+            human: true,
+            ministry: false,
+            captcha_suspension_secs: 3600,
+            deadline_ms: 20_000,
+            provider_timeout_ms: 8_000,
+        }
+    }
+}
+
+impl World {
+    /// A gateway policy reading this world: the official office (and the
+    /// ministry) in the `sources:` registry, the newspaper classified as
+    /// media, SearXNG as the engine, the archive as the mirror step, the
+    /// cache and human intake; the network section resolves every host here.
+    pub fn policy(&self, o: &PolicyOptions) -> String {
+        let mut y = String::new();
+        y.push_str("version: 1\nname: simulated-world\n");
+        y.push_str("sources:\n");
+        y.push_str(&format!(
+            "  stats-office:\n    publisher: Statistics Office\n    tier: OFFICIAL_PRIMARY\n    domains: [{OFFICIAL}]\n    entry_urls: [\"{}\"]\n",
+            self.url(OFFICIAL, RATES_PATH)
+        ));
+        if o.ministry {
+            y.push_str(&format!(
+                "  finance-ministry:\n    publisher: Finance Ministry\n    tier: OFFICIAL_PRIMARY\n    domains: [{MINISTRY}]\n    entry_urls: [\"{}\"]\n",
+                self.url(MINISTRY, RATES_PATH)
+            ));
+        }
+        y.push_str(&format!("tiering:\n  - {{ domain: \"{NEWS}\", tier: AUTHORITATIVE_MEDIA }}\n  - {{ domain: \"{ARCHIVE}\", tier: OFFICIAL_SECONDARY }}\n"));
+        y.push_str(&format!(
+            "execution:\n  deadline_ms: {}\n  target_confidence: 0.85\nsuspension:\n  durations_secs:\n    SEARCH_PROVIDER_CAPTCHA: {}\n    SEARCH_PROVIDER_RATE_LIMITED: 180\n    SOURCE_BLOCKED_BY_CDN: 86400\n",
+            o.deadline_ms, o.captcha_suspension_secs
+        ));
+        let t = o.provider_timeout_ms;
+        y.push_str("providers:\n");
+        y.push_str(&format!(
+            "  direct_official_adapter:\n    - {{ kind: official-site, timeout_ms: {t} }}\n"
+        ));
+        y.push_str(&format!(
+            "  search_engine_provider:\n    - {{ kind: searxng, name: searx, timeout_ms: {t}, config: {{ base_url: \"{}\" }} }}\n",
+            self.url(ENGINE, "/").trim_end_matches('/')
+        ));
+        y.push_str(&format!(
+            "  authoritative_mirror_or_media:\n    - {{ kind: web-archive, timeout_ms: {t}, config: {{ availability_url: \"{}?url={{url}}\" }} }}\n",
+            self.url(ARCHIVE, "/wayback/available")
+        ));
+        if o.cache {
+            y.push_str("  cached_evidence:\n    - { kind: evidence-cache }\n");
+        }
+        if o.human {
+            y.push_str("  user_supplied_evidence_request:\n    - { kind: human-intake }\n");
+        }
+        let fragment = self.web.policy_fragment();
+        y.push_str(&fragment);
+        // Scenarios want each fault once, not retried.
+        y.push_str("  retries: { max: 0 }\n");
+        y
+    }
+}

@@ -289,3 +289,18 @@ async fn detached_web_also_works_inside_a_runtime() {
     assert_eq!(r.text().await.unwrap(), "a");
     drop(web); // joins the server thread without panicking in async context
 }
+
+#[tokio::test]
+async fn head_requests_get_headers_without_body() {
+    let web = SimWeb::start().await;
+    web.route("h.test", "/page", Response::html("<p>twelve b</p>"));
+    let r = client(&web)
+        .head(web.url("h.test", "/page"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-length"], "15");
+    assert!(r.bytes().await.unwrap().is_empty());
+    assert_eq!(web.requests()[0].method, http::Method::HEAD);
+}
