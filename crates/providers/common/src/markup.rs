@@ -18,6 +18,8 @@ pub const MAX_TAGS: usize = 200_000;
 pub struct Tag {
     /// Lower-cased local name (a namespace prefix is dropped: `xhtml:link` → `link`).
     pub name: String,
+    /// Lower-cased qualified name as written (`news:title`): what its closing tag repeats.
+    pub qname: String,
     /// `(lower-cased name, entity-decoded value)`, in source order.
     pub attrs: Vec<(String, String)>,
     /// Byte offset just past the tag's `>`.
@@ -106,6 +108,7 @@ fn parse_tag(s: &str, at: usize) -> Option<(Tag, usize)> {
             return Some((
                 Tag {
                     name,
+                    qname: full,
                     attrs,
                     end: b.len(),
                 },
@@ -117,6 +120,7 @@ fn parse_tag(s: &str, at: usize) -> Option<(Tag, usize)> {
             return Some((
                 Tag {
                     name,
+                    qname: full,
                     attrs,
                     end: i,
                 },
@@ -208,7 +212,8 @@ pub fn decode_entities(s: &str) -> String {
     out
 }
 
-/// The text between `from` and the next closing tag `</name>` (tags inside
+/// The text between `from` and the next closing tag `</name>` (`name` as
+/// written, prefix included: see [`Tag::qname`]) (tags inside
 /// removed, CDATA unwrapped, entities decoded, whitespace collapsed), at most
 /// `max` characters.
 pub fn text_until_close(input: &str, from: usize, name: &str, max: usize) -> String {
@@ -270,7 +275,7 @@ pub fn links(html: &str, base: &Url) -> Vec<Link> {
             "link" => "link",
             _ => continue,
         };
-        let Some(href) = tag.attr("href") else {
+        let Some(href) = tag.attr("href").filter(|h| !h.trim().is_empty()) else {
             continue;
         };
         let Ok(mut url) = base.join(href.trim()) else {

@@ -292,9 +292,14 @@ pub async fn read_pages(
     if max == 0 {
         return (evidence, attempts);
     }
-    let mut stream = futures::stream::iter(targets.iter())
-        .map(|t| read_target(fetcher, t, call))
-        .buffered(concurrency.max(1));
+    // Owned targets moved into boxed futures: a closure over `&PageTarget`
+    // would make the caller's future fail the `Send` + higher-ranked lifetime
+    // checks of `async_trait`.
+    let reads: Vec<futures::future::BoxFuture<'_, _>> = targets
+        .into_iter()
+        .map(|t| Box::pin(async move { read_target(fetcher, &t, call).await }) as _)
+        .collect();
+    let mut stream = futures::stream::iter(reads).buffered(concurrency.max(1));
     while let Some(r) = stream.next().await {
         match r {
             Ok((ev, a)) => {
