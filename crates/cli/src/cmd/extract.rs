@@ -1,7 +1,8 @@
 //! `sgw extract PATH|-`: run the extractor on a local file and print what it found.
 
 use crate::exit::{CliError, CliResult};
-use std::io::Read;
+use std::fmt::Write as _;
+use std::io::{Read, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -61,6 +62,7 @@ pub async fn run(args: Args) -> CliResult {
         .map(|q| doc.passages(q, args.max_passages))
         .unwrap_or_default();
     let m = &doc.metadata;
+    let mut out = String::new();
     if args.json {
         let v = serde_json::json!({
             "kind": doc.kind,
@@ -76,14 +78,14 @@ pub async fn run(args: Args) -> CliResult {
             "entries": doc.entries,
             "passages": passages,
         });
-        let s = serde_json::to_string_pretty(&v)
+        out = serde_json::to_string_pretty(&v)
             .map_err(|e| CliError::Io(format!("cannot encode JSON: {e}")))?;
-        println!("{s}");
-        return Ok(ExitCode::SUCCESS);
+        out.push('\n');
+        return emit(&out);
     }
-    let show = |k: &str, v: Option<&str>| {
+    let mut show = |k: &str, v: Option<&str>| {
         if let Some(v) = v {
-            println!("{k:<14}{v}");
+            let _ = writeln!(out, "{k:<14}{v}");
         }
     };
     show("kind:", Some(&format!("{:?}", doc.kind).to_lowercase()));
@@ -98,24 +100,30 @@ pub async fn run(args: Args) -> CliResult {
     show("canonical:", m.canonical_url.as_deref());
     show("encoding:", Some(&doc.encoding));
     if !doc.entries.is_empty() {
-        println!("entries:      {}", doc.entries.len());
+        show("entries:", Some(&doc.entries.len().to_string()));
     }
-    println!();
-    println!("{}", doc.text);
+    let _ = writeln!(out, "\n{}", doc.text);
     if !passages.is_empty() {
-        println!();
-        println!(
-            "--- passages for {:?} ---",
-            args.query.as_deref().unwrap_or("")
-        );
+        let q = args.query.as_deref().unwrap_or("");
+        let _ = writeln!(out, "\n--- passages for {q:?} ---");
         for p in &passages {
-            println!(
-                "[{}] score {:.3} bytes {}..{}",
-                p.index, p.score, p.start, p.end
+            let _ = writeln!(
+                out,
+                "[{}] score {:.3} bytes {}..{}\n{}\n",
+                p.index, p.score, p.start, p.end, p.text
             );
-            println!("{}", p.text);
-            println!();
         }
     }
-    Ok(ExitCode::SUCCESS)
+    emit(&out)
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error.
+fn emit(out: &str) -> CliResult {
+    match std::io::stdout().lock().write_all(out.as_bytes()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(CliError::Io(format!(
+            "cannot write to standard output: {e}"
+        ))),
+    }
 }
