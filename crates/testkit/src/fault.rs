@@ -157,7 +157,8 @@ pub enum Fault {
     /// "You need to enable JavaScript to run this app.".
     JsShell,
     /// 200 HTML with `Content-Length: declared` but only `sent` bytes are
-    /// written before the connection is closed (`sent < declared`).
+    /// written before the connection is closed. `sent` is clamped to
+    /// `declared - 1` so the body is always short (use `declared ≥ 1`).
     Truncated {
         /// The declared length.
         declared: u64,

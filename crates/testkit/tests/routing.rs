@@ -304,3 +304,11 @@ async fn head_requests_get_headers_without_body() {
     assert!(r.bytes().await.unwrap().is_empty());
     assert_eq!(web.requests()[0].method, http::Method::HEAD);
 }
+
+#[test]
+fn sim_web_can_be_shared_across_tasks() {
+    fn assert_send_sync<T: Send + Sync + 'static>() {}
+    assert_send_sync::<SimWeb>();
+    assert_send_sync::<sgw_testkit::Fault>();
+    assert_send_sync::<sgw_testkit::Reply>();
+}
