@@ -427,6 +427,21 @@ const MIGRATIONS: &[Migration] = &[Migration {
 pub(crate) async fn migrate(pool: &Pool) -> Result<(), StoreError> {
     let mut tx = pool.write().await?;
     if tx.backend() == Backend::Postgres {
+        let schema = tx
+            .fetch_optional(
+                "reading the current schema",
+                "SELECT current_schema() AS s, current_setting('search_path') AS p",
+                vec![],
+            )
+            .await?;
+        if let Some(row) = schema
+            && row.opt_text("s")?.is_none()
+        {
+            return Err(StoreError::Schema(format!(
+                "no schema of the search_path `{}` exists: create it (CREATE SCHEMA …) or fix `options[search_path]` in the URL",
+                row.text("p")?
+            )));
+        }
         tx.execute(
             "locking the schema for migration",
             "SELECT pg_advisory_xact_lock(hashtext('sgw-store:' || coalesce(current_schema(), '')))",

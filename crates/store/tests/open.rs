@@ -123,3 +123,19 @@ async fn postgres_password_is_redacted_and_bad_servers_fail_cleanly() {
         "connection refused is worth retrying: {msg}"
     );
 }
+
+#[tokio::test]
+async fn postgres_missing_schema_is_explained() {
+    let Ok(base) = std::env::var(PG_ENV) else {
+        println!("skipped: {PG_ENV} not set (postgres_missing_schema_is_explained)");
+        return;
+    };
+    let sep = if base.contains('?') { '&' } else { '?' };
+    let url = format!("{base}{sep}options[search_path]=no_such_schema_sgw");
+    let err = Store::open(&url).await.unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("CREATE SCHEMA") && msg.contains("no_such_schema_sgw"),
+        "{msg}"
+    );
+}
