@@ -23,6 +23,10 @@ use std::sync::Arc;
 use sgw_provider_cache as _;
 #[cfg(feature = "human-intake")]
 use sgw_provider_human_intake as _;
+#[cfg(feature = "mirror")]
+use sgw_provider_mirror as _;
+#[cfg(feature = "search-engine")]
+use sgw_provider_search_engine as _;
 // ---- end of linked providers ----
 
 /// A provider feature of this crate.
@@ -53,6 +57,18 @@ pub const FEATURE_KINDS: &[ProviderFeature] = &[
         krate: "sgw-provider-human-intake",
         kinds: &["human-intake"],
         enabled: cfg!(feature = "human-intake"),
+    },
+    ProviderFeature {
+        feature: "search-engine",
+        krate: "sgw-provider-search-engine",
+        kinds: &["searxng", "brave", "json-search"],
+        enabled: cfg!(feature = "search-engine"),
+    },
+    ProviderFeature {
+        feature: "mirror",
+        krate: "sgw-provider-mirror",
+        kinds: &["web-archive", "mirror"],
+        enabled: cfg!(feature = "mirror"),
     },
 ];
 
