@@ -565,6 +565,9 @@ impl Store {
     ) -> Result<Vec<String>, StoreError> {
         let now = whole_ms(now);
         let mut tx = self.pool.write().await?;
+        // Cache entry first, then evidence: the same lock order as `purge`,
+        // so concurrent persists and purges on PostgreSQL cannot deadlock.
+        upsert_cache(&mut tx, key, result, &self.staleness, now).await?;
         let mut ids = Vec::with_capacity(used.len());
         for ev in used {
             let record = record_for_result(key, result, ev, now);
@@ -574,7 +577,6 @@ impl Store {
             insert_evidence(&mut tx, &record).await?;
             ids.push(record.id);
         }
-        upsert_cache(&mut tx, key, result, &self.staleness, now).await?;
         tx.commit().await?;
         Ok(ids)
     }
