@@ -3,8 +3,18 @@
 //!
 //! [`run`] takes everything it touches as parameters — arguments, an [`Env`] (root and
 //! clock) and an [`Io`] (stdin, stdout, stderr) — so tests drive it in-process.
+//! [`run_with`] also takes the gateway ([`Backend`]) behind `search`, `extract` and
+//! `gates --resolve`; without one those verbs exit 2 ("this build has no gateway").
 
+use crate::backend::{
+    Backend, BackendError, EvidenceInput, ExtractRequest, GateEvidence, GatewayOptions,
+    GatewayReport,
+};
 use crate::error::{Error, Result};
+use crate::gateway::{
+    Extraction, KeptSource, SearchOutcome, SearchRequest, Searcher, record_extractions,
+    record_search, resolve_gate, search_sub_question,
+};
 use crate::model::*;
 use crate::ops::{self, NewSession, PruneFilter};
 use crate::promote::{self, Promotion};
@@ -13,6 +23,7 @@ use crate::{format, reference, root, validate};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jiff::Timestamp;
 use serde_json::json;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -109,6 +120,62 @@ enum Verb {
     Plan(PlanArgs),
     /// Print the workflow-facing paths (sessionsDir, briefsDir, workflowsDir, schemaDir).
     Paths(PathsArgs),
+    /// Run the search gateway for one sub-question: kept sources → sources.json, gated URLs → gates.json.
+    Search(SearchArgs),
+    /// Write the finding of one sub-question: claims with verbatim quotes (from the gateway's evidence, or --from).
+    Extract(ExtractArgs),
+}
+
+/// Where the gateway's policy and evidence store are.
+#[derive(Debug, Args)]
+struct GatewayArgs {
+    /// Gateway policy file (default: the gateway's built-in policy).
+    #[arg(long, value_name = "FILE", env = "SGW_POLICY")]
+    policy: Option<PathBuf>,
+    /// Gateway evidence store (path, sqlite:…, postgres://…); overrides the policy's store.url.
+    #[arg(long, value_name = "LOCATION", env = "SGW_STORE")]
+    store: Option<String>,
+}
+
+impl GatewayArgs {
+    fn options(&self) -> GatewayOptions {
+        GatewayOptions {
+            policy: self.policy.clone(),
+            store: self.store.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct SearchArgs {
+    /// The session id.
+    session_id: String,
+    /// The sub-question to search for (sq-N); its text is the query.
+    #[arg(long, value_name = "SQ_ID")]
+    sub_question: String,
+    #[command(flatten)]
+    gateway: GatewayArgs,
+    /// Emit JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct ExtractArgs {
+    /// The session id.
+    session_id: String,
+    /// The sub-question whose finding is written (sq-N).
+    #[arg(long, value_name = "SQ_ID")]
+    sub_question: String,
+    /// Record an extractor's structured return (the extractor brief's JSON) from FILE, or `-` for stdin,
+    /// instead of extracting claims from the gateway's evidence.
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
+    #[command(flatten)]
+    gateway: GatewayArgs,
+    /// Emit JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -169,6 +236,28 @@ struct GatesArgs {
     /// One gate record as a JSON object (stdin is then not read).
     #[arg(long, value_name = "JSON", requires = "append")]
     record: Option<String>,
+    /// Resolve a gate with evidence handed to the gateway's human intake (with --file, --text or --url).
+    #[arg(long, num_args = 2, value_names = ["SESSION_ID", "GATE_ID"])]
+    resolve: Option<Vec<String>>,
+    /// With --resolve: a file (text, HTML or PDF) holding the evidence.
+    #[arg(long, value_name = "PATH", requires = "resolve", conflicts_with_all = ["text", "url"])]
+    file: Option<PathBuf>,
+    /// With --resolve: the evidence as pasted text.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        requires = "resolve",
+        conflicts_with = "url"
+    )]
+    text: Option<String>,
+    /// With --resolve: a URL the gateway fetches (every network guard applies).
+    #[arg(long, value_name = "URL", requires = "resolve")]
+    url: Option<String>,
+    /// With --resolve: a note kept on the gate.
+    #[arg(long, value_name = "TEXT", requires = "resolve")]
+    note: Option<String>,
+    #[command(flatten)]
+    gateway: GatewayArgs,
     /// Emit JSON.
     #[arg(long)]
     json: bool,
@@ -234,6 +323,11 @@ struct PathsArgs {
 
 /// The binary's entry point: the process's arguments, environment and streams.
 pub fn main() -> u8 {
+    main_with(None)
+}
+
+/// Like [`main`], with the gateway behind `search`, `extract` and `gates --resolve`.
+pub fn main_with(backend: Option<&dyn Backend>) -> u8 {
     let stdin = std::io::stdin();
     let mut stdin = stdin.lock();
     let mut stdout = std::io::stdout().lock();
@@ -243,11 +337,21 @@ pub fn main() -> u8 {
         stdout: &mut stdout,
         stderr: &mut stderr,
     };
-    run(std::env::args_os(), &Env::from_process(), &mut io)
+    run_with(std::env::args_os(), &Env::from_process(), &mut io, backend)
 }
 
 /// Run one `research` invocation; returns the exit code. `args` includes the program name.
+/// No gateway: `search`, `extract` and `gates --resolve` exit 2.
 pub fn run<I, T>(args: I, env: &Env, io: &mut Io<'_>) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    run_with(args, env, io, None)
+}
+
+/// Run one `research` invocation with `backend` as the gateway; returns the exit code.
+pub fn run_with<I, T>(args: I, env: &Env, io: &mut Io<'_>, backend: Option<&dyn Backend>) -> u8
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -269,7 +373,7 @@ where
             };
         }
     };
-    let outcome = dispatch(cli.verb, env, io);
+    let outcome = dispatch(cli.verb, env, io, backend);
     let _ = io.stdout.flush();
     match outcome {
         Ok(code) => code,
@@ -301,12 +405,14 @@ fn session_id(id: &str) -> Result<()> {
     validate::session_id(id).map_err(Error::Usage)
 }
 
-fn dispatch(verb: Verb, env: &Env, io: &mut Io<'_>) -> Result<u8> {
+fn dispatch(verb: Verb, env: &Env, io: &mut Io<'_>, backend: Option<&dyn Backend>) -> Result<u8> {
     match verb {
         Verb::Run(a) => cmd_run(a, env, io),
         Verb::List(a) => cmd_list(a, env, io),
         Verb::Show(a) => cmd_show(a, env, io),
-        Verb::Gates(a) => cmd_gates(a, env, io),
+        Verb::Gates(a) => cmd_gates(a, env, io, backend),
+        Verb::Search(a) => cmd_search(a, env, io, backend),
+        Verb::Extract(a) => cmd_extract(a, env, io, backend),
         Verb::Prune(a) => cmd_prune(a, env, io),
         Verb::Mark(a) => cmd_mark(a, env, io),
         Verb::Plan(a) => cmd_plan(a, env, io),
@@ -375,10 +481,21 @@ fn cmd_show(a: ShowArgs, env: &Env, io: &mut Io<'_>) -> Result<u8> {
     Ok(0)
 }
 
-fn cmd_gates(a: GatesArgs, env: &Env, io: &mut Io<'_>) -> Result<u8> {
-    let chosen = a.list.is_some() as u8 + a.retry.is_some() as u8 + a.append.is_some() as u8;
+fn cmd_gates(
+    a: GatesArgs,
+    env: &Env,
+    io: &mut Io<'_>,
+    backend: Option<&dyn Backend>,
+) -> Result<u8> {
+    let chosen = a.list.is_some() as u8
+        + a.retry.is_some() as u8
+        + a.append.is_some() as u8
+        + a.resolve.is_some() as u8;
     if chosen != 1 {
-        return Err(Error::Usage("gates needs exactly one of --list [<sessionId>], --retry <sessionId>, --append <sessionId>".into()));
+        return Err(Error::Usage("gates needs exactly one of --list [<sessionId>], --retry <sessionId>, --append <sessionId>, --resolve <sessionId> <gateId>".into()));
+    }
+    if let Some(pair) = &a.resolve {
+        return cmd_resolve(&a, pair, env, io, backend);
     }
     let emit = |io: &mut Io<'_>, rows: Vec<(String, Gate)>| -> Result<()> {
         if a.json {
@@ -596,6 +713,454 @@ fn cmd_paths(a: PathsArgs, env: &Env, io: &mut Io<'_>) -> Result<u8> {
             .map(|(k, v)| format!("{k:<13} {}\n", v.display()))
             .collect();
         out(io, &text)?;
+    }
+    Ok(0)
+}
+
+// ---- the gateway verbs: search, extract, gates --resolve ----
+
+/// The most `--from` input read (an extractor's return is a few kilobytes).
+const MAX_FROM_BYTES: u64 = 16 << 20;
+
+fn need_backend<'b>(backend: Option<&'b dyn Backend>, verb: &str) -> Result<&'b dyn Backend> {
+    backend.ok_or_else(|| {
+        Error::Operational(format!(
+            "this build has no gateway: `research {verb}` needs the search gateway (the `research` binary of sgw-cli)"
+        ))
+    })
+}
+
+fn sub_question_text(plan: &Plan, sq_id: &str) -> Result<String> {
+    validate::sub_question_id(sq_id).map_err(Error::Usage)?;
+    plan.sub_questions
+        .iter()
+        .find(|s| s.id == sq_id)
+        .map(|s| s.text.clone())
+        .ok_or_else(|| {
+            Error::NotFound(format!(
+                "no sub-question {sq_id} in session {}",
+                plan.session_id
+            ))
+        })
+}
+
+/// [`Searcher`] over a [`Backend`], keeping the gateway's report and the error's class.
+struct BackendSearcher<'a> {
+    backend: &'a dyn Backend,
+    options: GatewayOptions,
+    report: RefCell<Option<GatewayReport>>,
+    error: RefCell<Option<BackendError>>,
+}
+
+impl Searcher for BackendSearcher<'_> {
+    fn search(&self, request: &SearchRequest) -> std::result::Result<SearchOutcome, String> {
+        match self.backend.search(&self.options, request) {
+            Ok(report) => {
+                let outcome = report.outcome.clone();
+                *self.report.borrow_mut() = Some(report);
+                Ok(outcome)
+            }
+            Err(e) => {
+                let text = e.to_string();
+                *self.error.borrow_mut() = Some(e);
+                Err(text)
+            }
+        }
+    }
+}
+
+fn cmd_search(
+    a: SearchArgs,
+    env: &Env,
+    io: &mut Io<'_>,
+    backend: Option<&dyn Backend>,
+) -> Result<u8> {
+    session_id(&a.session_id)?;
+    validate::sub_question_id(&a.sub_question).map_err(Error::Usage)?;
+    let store = env.store()?;
+    let plan = store.read_plan(&a.session_id)?;
+    let text = sub_question_text(&plan, &a.sub_question)?;
+    let backend = need_backend(backend, "search")?;
+    let searcher = BackendSearcher {
+        backend,
+        options: a.gateway.options(),
+        report: RefCell::new(None),
+        error: RefCell::new(None),
+    };
+    let recorded =
+        match search_sub_question(&store, &a.session_id, &a.sub_question, &searcher, env.now) {
+            Ok(r) => r,
+            Err(e) => return Err(searcher.error.take().map(Error::from).unwrap_or(e)),
+        };
+    let report = searcher.report.take().unwrap_or_default();
+    let sources = store.read_sources(&a.session_id)?;
+    let gates = store.read_gates(&a.session_id)?;
+    let kept: Vec<&Source> = recorded
+        .source_ids
+        .iter()
+        .filter_map(|id| sources.sources.iter().find(|s| &s.source_id == id))
+        .collect();
+    let queued: Vec<&Gate> = recorded
+        .new_gate_ids
+        .iter()
+        .filter_map(|id| gates.gates.iter().find(|g| &g.gate_id == id))
+        .collect();
+    if a.json {
+        out_json(
+            io,
+            &json!({
+                "sessionId": a.session_id,
+                "subQuestionId": a.sub_question,
+                "query": text,
+                "confidence": report.confidence,
+                "confidenceLevel": report.confidence_level,
+                "failureCodes": report.failure_codes,
+                "humanRequestId": report.human_request_id,
+                "unstoredSources": report.unstored_sources,
+                "sources": kept,
+                "gates": queued,
+                "duplicateGates": recorded.duplicate_gates,
+            }),
+        )?;
+        return Ok(0);
+    }
+    let mut t = format!(
+        "{}: {}\ngateway confidence {:.3} ({})\n",
+        a.sub_question,
+        format::clip(&text, 100),
+        report.confidence,
+        if report.confidence_level.is_empty() {
+            "-"
+        } else {
+            &report.confidence_level
+        }
+    );
+    if !report.failure_codes.is_empty() {
+        t.push_str(&format!(
+            "failure codes: {}\n",
+            report.failure_codes.join(", ")
+        ));
+    }
+    t.push_str(&format!(
+        "kept {} source{}\n",
+        kept.len(),
+        if kept.len() == 1 { "" } else { "s" }
+    ));
+    for s in &kept {
+        t.push_str(&format!(
+            "  {:<6} {:<9} {:<22} {}  {}\n",
+            s.source_id,
+            s.source_quality.to_string(),
+            s.tier.as_deref().unwrap_or("-"),
+            format::clip(&s.title, 50),
+            s.url
+        ));
+    }
+    t.push_str(&format!(
+        "queued {} gate{}{}\n",
+        queued.len(),
+        if queued.len() == 1 { "" } else { "s" },
+        if recorded.duplicate_gates > 0 {
+            format!(" ({} already queued)", recorded.duplicate_gates)
+        } else {
+            String::new()
+        }
+    ));
+    for g in &queued {
+        t.push_str(&format!(
+            "  {:<5} {:<12} {}\n        {}\n",
+            g.gate_id, g.gate_type, g.url, g.what_is_needed
+        ));
+    }
+    if report.unstored_sources > 0 {
+        note(
+            io,
+            &format!(
+                "note: {} source(s) had no stored evidence and were not recorded",
+                report.unstored_sources
+            ),
+        );
+    }
+    if kept.is_empty() {
+        note(io, "note: no source kept for this sub-question");
+    }
+    out(io, &t)?;
+    Ok(0)
+}
+
+fn read_from(path: &std::path::Path, io: &mut Io<'_>) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let (shown, res) = if path.as_os_str() == "-" {
+        (
+            std::path::Path::new("<stdin>"),
+            io.stdin.take(MAX_FROM_BYTES + 1).read_to_end(&mut bytes),
+        )
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
+        (path, file.take(MAX_FROM_BYTES + 1).read_to_end(&mut bytes))
+    };
+    res.map_err(|e| Error::io("cannot read", shown, e))?;
+    if bytes.len() as u64 > MAX_FROM_BYTES {
+        return Err(Error::Usage(format!(
+            "--from {}: larger than {} MiB",
+            shown.display(),
+            MAX_FROM_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// The extractor brief's return: one object, or an array of them.
+fn parse_extractions(bytes: &[u8], shown: &str, sq_id: &str) -> Result<Vec<Extraction>> {
+    let value: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| Error::Usage(format!("--from {shown}: not JSON: {e}")))?;
+    let items = match value {
+        serde_json::Value::Array(items) => items,
+        other => vec![other],
+    };
+    if items.is_empty() {
+        return Err(Error::Usage(format!("--from {shown}: no extraction in it")));
+    }
+    let mut run = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let ex: Extraction = serde_json::from_value(item)
+            .map_err(|e| Error::Usage(format!("--from {shown}: extraction {}: {e}", i + 1)))?;
+        if ex.sub_question_id != sq_id {
+            return Err(Error::Usage(format!(
+                "--from {shown}: extraction {} is for {}, not {sq_id}",
+                i + 1,
+                ex.sub_question_id
+            )));
+        }
+        run.push(ex);
+    }
+    Ok(run)
+}
+
+fn cmd_extract(
+    a: ExtractArgs,
+    env: &Env,
+    io: &mut Io<'_>,
+    backend: Option<&dyn Backend>,
+) -> Result<u8> {
+    session_id(&a.session_id)?;
+    validate::sub_question_id(&a.sub_question).map_err(Error::Usage)?;
+    let store = env.store()?;
+    let plan = store.read_plan(&a.session_id)?;
+    let text = sub_question_text(&plan, &a.sub_question)?;
+    let from = match &a.from {
+        Some(path) => {
+            let bytes = read_from(path, io)?;
+            let shown = if path.as_os_str() == "-" {
+                "<stdin>".to_string()
+            } else {
+                path.display().to_string()
+            };
+            Some(parse_extractions(&bytes, &shown, &a.sub_question)?)
+        }
+        None => None,
+    };
+    let backend = need_backend(backend, "extract")?;
+    let sources: Vec<Source> = store
+        .read_sources(&a.session_id)?
+        .sources
+        .into_iter()
+        .filter(|s| s.sub_question_id == a.sub_question)
+        .collect();
+    let ids: Vec<String> = sources
+        .iter()
+        .filter_map(|s| s.evidence_id.clone())
+        .collect();
+    let options = a.gateway.options();
+    let texts = if ids.is_empty() {
+        HashMap::new()
+    } else {
+        backend.evidence_texts(&options, &ids)?
+    };
+    let run = match from {
+        Some(run) => run,
+        None => {
+            if sources.is_empty() {
+                return Err(Error::Operational(format!(
+                    "{} has no recorded sources: run `research search {} --sub-question {}` first",
+                    a.sub_question, a.session_id, a.sub_question
+                )));
+            }
+            let request = ExtractRequest {
+                sub_question_id: &a.sub_question,
+                sub_question_text: &text,
+                sources: &sources,
+            };
+            vec![backend.extract(&request, &texts)?]
+        }
+    };
+    let outcome = record_extractions(&store, &a.session_id, &run, &texts, env.now)?;
+    if a.json {
+        out_json(
+            io,
+            &json!({
+                "sessionId": a.session_id,
+                "findings": outcome.findings,
+                "unsourcedRatio": outcome.unsourced_ratio,
+                "aborted": outcome.aborted,
+            }),
+        )?;
+    } else {
+        let mut t = String::new();
+        for f in &outcome.findings {
+            t.push_str(&format!(
+                "{}: confidence {}, {} claim{}, {} unsourced\n",
+                f.sub_question_id,
+                f.confidence,
+                f.claims.len(),
+                if f.claims.len() == 1 { "" } else { "s" },
+                f.unsourced_claims
+            ));
+            for c in &f.claims {
+                t.push_str(&format!(
+                    "  {:<4} {:<10} {:<9} {:<6} {}\n       “{}”\n",
+                    c.claim_id,
+                    c.importance.to_string(),
+                    c.source_quality.to_string(),
+                    c.source_id,
+                    format::clip(&c.text, 120),
+                    format::clip(&c.quote, 160)
+                ));
+            }
+            if !f.notes.is_empty() {
+                t.push_str(&format!("  notes: {}\n", f.notes));
+            }
+        }
+        out(io, &t)?;
+    }
+    if outcome.aborted {
+        note(
+            io,
+            &format!(
+                "note: the run is {:.0}% unsourced (over 10%): the session is now aborted",
+                outcome.unsourced_ratio * 100.0
+            ),
+        );
+    }
+    Ok(0)
+}
+
+fn cmd_resolve(
+    a: &GatesArgs,
+    pair: &[String],
+    env: &Env,
+    io: &mut Io<'_>,
+    backend: Option<&dyn Backend>,
+) -> Result<u8> {
+    let [id, gate_id] = pair else {
+        return Err(Error::Usage("--resolve needs <sessionId> <gateId>".into()));
+    };
+    session_id(id)?;
+    validate::gate_id(gate_id).map_err(Error::Usage)?;
+    let input = match (&a.file, &a.text, &a.url) {
+        (Some(f), None, None) => EvidenceInput::File(f.clone()),
+        (None, Some(t), None) if !t.trim().is_empty() => EvidenceInput::Text(t.clone()),
+        (None, Some(_), None) => return Err(Error::Usage("--text is empty".into())),
+        (None, None, Some(u)) => EvidenceInput::Url(u.clone()),
+        _ => {
+            return Err(Error::Usage(
+                "--resolve needs exactly one of --file PATH, --text T, --url URL".into(),
+            ));
+        }
+    };
+    let store = env.store()?;
+    let manifest = store.read_manifest(id)?;
+    let plan = store.read_plan(id)?;
+    let gate = store
+        .read_gates(id)?
+        .gates
+        .into_iter()
+        .find(|g| &g.gate_id == gate_id)
+        .ok_or_else(|| Error::NotFound(format!("no gate {gate_id} in session {id}")))?;
+    if gate.status == GateStatus::Resolved {
+        return Err(Error::Operational(format!(
+            "gate {gate_id} is already resolved"
+        )));
+    }
+    let query = gate
+        .sub_question_id
+        .as_deref()
+        .and_then(|sq| plan.sub_questions.iter().find(|s| s.id == sq))
+        .map(|s| s.text.clone())
+        .unwrap_or_else(|| manifest.question.clone());
+    let backend = need_backend(backend, "gates --resolve")?;
+    let stored = backend.submit_evidence(
+        &a.gateway.options(),
+        &GateEvidence {
+            session_id: id,
+            gate_id,
+            url: &gate.url,
+            gate_type: &gate.gate_type,
+            query: &query,
+            input: &input,
+            now: env.now,
+        },
+    )?;
+    let how = match &input {
+        EvidenceInput::Text(_) => "pasted text".to_string(),
+        EvidenceInput::File(p) => format!("file {}", p.display()),
+        EvidenceInput::Url(u) => format!("URL {u}"),
+    };
+    let default_note = format!("{how} via gateway request {}", stored.request_id);
+    let note_text = a.note.clone().unwrap_or(default_note);
+    let resolved = resolve_gate(
+        &store,
+        id,
+        gate_id,
+        Some(&stored.evidence_id),
+        Some(&note_text),
+        env.now,
+    )
+    .map_err(|e| {
+        Error::Operational(format!(
+            "evidence {} was stored by the gateway, but the gate could not be marked: {e}",
+            stored.evidence_id
+        ))
+    })?;
+    // The evidence becomes a citable source of the gate's sub-question.
+    let mut source_id = None;
+    if let Some(sq) = &gate.sub_question_id
+        && !manifest.status.is_terminal()
+        && plan.sub_questions.iter().any(|s| &s.id == sq)
+    {
+        let outcome = SearchOutcome {
+            kept: vec![KeptSource {
+                url: gate.url.clone(),
+                title: stored.title.clone(),
+                tier: "USER_SUPPLIED_EVIDENCE".into(),
+                snippet: format!("supplied by a person to clear gate {gate_id} ({how})"),
+                evidence_id: stored.evidence_id.clone(),
+                publisher: None,
+            }],
+            gated: Vec::new(),
+        };
+        let rec = record_search(&store, id, sq, &outcome, env.now)?;
+        source_id = rec.source_ids.into_iter().next();
+    }
+    if a.json {
+        out_json(
+            io,
+            &json!({
+                "sessionId": id,
+                "gate": resolved,
+                "evidence": stored,
+                "sourceId": source_id,
+            }),
+        )?;
+    } else {
+        let mut t = format!(
+            "resolved {gate_id} ({}) with {} [{} chars, gateway request {}]\n",
+            resolved.url, stored.evidence_id, stored.text_chars, stored.request_id
+        );
+        if let (Some(s), Some(sq)) = (&source_id, &gate.sub_question_id) {
+            t.push_str(&format!("recorded as source {s} of {sq} (userSupplied)\n"));
+        }
+        out(io, &t)?;
     }
     Ok(0)
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod backend;
 pub mod cli;
 mod error;
 pub mod format;
@@ -12,6 +13,10 @@ pub mod root;
 pub mod store;
 pub mod validate;
 
+pub use backend::{
+    Backend, BackendError, EvidenceInput, ExtractRequest, GateEvidence, GatewayOptions,
+    GatewayReport, StoredSubmission,
+};
 pub use error::{Error, Result};
 pub use gateway::{
     EvidenceTexts, ExtractedClaim, Extraction, GatedUrl, KeptSource, RecordedSearch, RunOutcome,

@@ -1,5 +1,17 @@
-//! `research` — the research session store CLI. All logic lives in `sgw_research::cli`.
+//! `research` — the research session store CLI, with the search gateway behind
+//! `search`, `extract` and `gates --resolve`. The CLI lives in `sgw_research::cli`;
+//! the gateway side in `research_backend.rs`.
+
+#[path = "../research_backend.rs"]
+mod research_backend;
 
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(sgw_research::cli::main())
+    let code = match research_backend::GatewayBackend::new() {
+        Ok(backend) => sgw_research::cli::main_with(Some(&backend)),
+        Err(e) => {
+            eprintln!("research: error: cannot start the gateway runtime: {e}");
+            3
+        }
+    };
+    std::process::ExitCode::from(code)
 }
