@@ -6,6 +6,7 @@ use sgw_provider_mirror as _;
 mod support;
 
 mod mirror;
+mod robustness;
 mod web_archive;
 
 #[test]

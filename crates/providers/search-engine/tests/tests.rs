@@ -7,6 +7,7 @@ mod support;
 
 mod brave;
 mod json_search;
+mod robustness;
 mod searxng;
 
 #[test]
