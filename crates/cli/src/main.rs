@@ -34,6 +34,11 @@ enum Command {
     Providers(cmd::providers::Args),
     /// Check policy files.
     Policy(cmd::policy::Args),
+    /// Inspect and trim the evidence cache: list, show, stats, purge.
+    Cache(cmd::cache::Args),
+    /// The human evidence loop: list requests, show evidence or a request,
+    /// submit evidence (text, file, screenshot, URL) for a request.
+    Evidence(cmd::evidence::Args),
 }
 
 fn init_tracing(verbose: u8) {
@@ -79,6 +84,8 @@ fn main() -> ExitCode {
             Command::Search(args) => cmd::search::run(args).await,
             Command::Providers(args) => cmd::providers::run(args).await,
             Command::Policy(args) => cmd::policy::run(args).await,
+            Command::Cache(args) => cmd::cache::run(args).await,
+            Command::Evidence(args) => cmd::evidence::run(args).await,
         }
     }))
 }

@@ -1,4 +1,6 @@
 //! One module per `sgw` subcommand. Each exposes `Args` (clap) and `run`.
+pub mod cache;
+pub mod evidence;
 pub mod extract;
 pub mod fetch;
 pub mod policy;

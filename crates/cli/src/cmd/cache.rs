@@ -1,0 +1,440 @@
+//! `sgw cache list | show | stats | purge`: look into and trim the evidence
+//! cache of the store.
+//!
+//! The store comes from `--store` (env `SGW_STORE`), else the policy's
+//! `store.url`, else the default location; staleness rules come from the
+//! policy (`--policy`, default the built-in one).
+
+use crate::exit::{CliError, CliResult};
+use search_gateway::store::{
+    CacheEntrySummary, CacheFilter, CacheLookup, StalenessRules, Store, StoreError,
+};
+use search_gateway::{CacheKey, Policy};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Where the store is and which policy rules apply (shared by `sgw cache` and `sgw evidence`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct StoreArgs {
+    /// Policy file: staleness rules, network config and `store.url`
+    /// (default: the built-in `policies/default.yaml`).
+    #[arg(long, env = "SGW_POLICY", global = true)]
+    pub policy: Option<PathBuf>,
+    /// Evidence store (path, sqlite:…, postgres://…); overrides the policy's `store.url`.
+    #[arg(long, env = "SGW_STORE", global = true)]
+    pub store: Option<String>,
+    /// Print JSON.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+impl StoreArgs {
+    /// The policy named by `--policy`, or the built-in default.
+    pub fn load_policy(&self) -> Result<Policy, CliError> {
+        match &self.policy {
+            Some(path) => search_gateway::load_policy(path)
+                .map(|(p, _)| p)
+                .map_err(|e| CliError::Usage(e.to_string())),
+            None => Policy::from_bytes(
+                search_gateway::DEFAULT_POLICY.as_bytes(),
+                Some("policies/default.yaml"),
+                &search_gateway::registered_kinds(),
+            )
+            .map(|(p, _)| p)
+            .map_err(|e| CliError::Usage(e.to_string())),
+        }
+    }
+
+    /// Opens the store with the policy's staleness rules.
+    pub async fn open(&self, policy: &Policy) -> Result<Store, CliError> {
+        let store = match self.location(policy) {
+            Some(location) => Store::open(&location).await,
+            None => Store::open_default().await,
+        }
+        .map_err(store_error)?;
+        let rules = StalenessRules {
+            by_topic: policy.cache_policy.stale_after_days_by_topic.clone(),
+            default_days: policy.cache_policy.stale_after_days("default"),
+        };
+        Ok(store.with_staleness(rules))
+    }
+
+    fn location(&self, policy: &Policy) -> Option<String> {
+        if let Some(s) = &self.store {
+            return Some(s.clone());
+        }
+        let url = &policy.store.as_ref()?.url;
+        if url.contains("://") || url.starts_with("sqlite:") || Path::new(url).is_absolute() {
+            return Some(url.clone());
+        }
+        let dir = policy
+            .origin
+            .as_ref()
+            .and_then(|p| p.parent())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        Some(dir.join(url).display().to_string())
+    }
+}
+
+/// Maps a store error to its exit code: bad ids and locations are usage
+/// errors (1), missing records and wrong states operational (2), the rest I/O (3).
+pub fn store_error(e: StoreError) -> CliError {
+    match &e {
+        StoreError::InvalidId { .. }
+        | StoreError::UnsupportedScheme { .. }
+        | StoreError::Invalid { .. } => CliError::Usage(e.to_string()),
+        StoreError::NotFound { .. } | StoreError::InvalidState { .. } => {
+            CliError::Operational(e.to_string())
+        }
+        StoreError::Open { source, .. }
+            if matches!(**source, StoreError::UnsupportedScheme { .. }) =>
+        {
+            CliError::Usage(e.to_string())
+        }
+        _ => CliError::Io(e.to_string()),
+    }
+}
+
+/// Prints `value` as pretty JSON.
+pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
+    let s = serde_json::to_string_pretty(value).map_err(|e| CliError::Io(e.to_string()))?;
+    println!("{s}");
+    Ok(())
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: StoreArgs,
+    #[command(subcommand)]
+    pub command: CacheCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum CacheCommand {
+    /// List cache entries (most recently refreshed first) with their staleness.
+    List {
+        /// Only entries of this topic type.
+        #[arg(long)]
+        topic: Option<String>,
+        /// Only stale entries.
+        #[arg(long)]
+        stale: bool,
+    },
+    /// Show the cached result(s) of a query (any topic/scope/date, unless narrowed)
+    /// or of a key as `sgw cache list` prints it.
+    Show {
+        /// A query, or a key as printed by `sgw cache list`.
+        key_or_query: String,
+        /// Only the entry of this topic type.
+        #[arg(long)]
+        topic: Option<String>,
+    },
+    /// Counts: evidence, entries (fresh/stale, by topic), requests, screenshots.
+    Stats,
+    /// Delete cache entries (and the evidence only they cite). A filter is required.
+    Purge {
+        /// Entries last refreshed more than DAYS days ago (0: all).
+        #[arg(long, value_name = "DAYS")]
+        older_than: Option<u32>,
+        /// Entries of this topic type.
+        #[arg(long, value_name = "TOPIC")]
+        topic: Option<String>,
+        /// Stale entries.
+        #[arg(long)]
+        stale: bool,
+        /// Show what would be deleted, delete nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+/// Builds a filter from the purge/list flags; `None` when no flag is given.
+fn filter(older_than: Option<u32>, topic: Option<String>, stale: bool) -> Option<CacheFilter> {
+    let mut f: Option<CacheFilter> = None;
+    if let Some(days) = older_than {
+        f = Some(CacheFilter::older_than_days(days));
+    }
+    if let Some(t) = topic {
+        f = Some(match f {
+            Some(f) => f.and_topic(t),
+            None => CacheFilter::topic(t),
+        });
+    }
+    if stale {
+        f = Some(match f {
+            Some(f) => f.and_stale(),
+            None => CacheFilter::stale(),
+        });
+    }
+    f
+}
+
+fn key_line(key: &CacheKey) -> String {
+    key.to_string()
+}
+
+fn render_list(entries: &[CacheEntrySummary]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    if entries.is_empty() {
+        out.push_str("no cache entries\n");
+        return out;
+    }
+    for e in entries {
+        let _ = writeln!(
+            out,
+            "{:<5}  conf {:<5}  refreshed {}  stale after {}  {} evidence  {}",
+            if e.stale { "STALE" } else { "fresh" },
+            e.confidence
+                .map(|c| format!("{c:.3}"))
+                .unwrap_or_else(|| "-".into()),
+            e.refreshed_at,
+            e.stale_after,
+            e.evidence_ids.len(),
+            key_line(&e.key)
+        );
+    }
+    out
+}
+
+/// Parses a key as `CacheKey`'s `Display` prints it:
+/// `"query" topic=T scope=S date=D` (`scope=-` for none).
+fn parse_key_line(s: &str) -> Option<CacheKey> {
+    let s = s.trim();
+    let rest = s.strip_prefix('"')?;
+    // The query is a Debug-quoted string: find its closing quote.
+    let mut end = None;
+    let mut escaped = false;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => {
+                end = Some(i);
+                break;
+            }
+            _ => escaped = false,
+        }
+    }
+    let end = end?;
+    let query: String = serde_json::from_str(&format!("\"{}\"", &rest[..end])).ok()?;
+    let mut topic = None;
+    let mut scope = None;
+    let mut date = None;
+    for part in rest[end + 1..].split_whitespace() {
+        let (k, v) = part.split_once('=')?;
+        match k {
+            "topic" => topic = Some(v.to_string()),
+            "scope" => {
+                scope = Some(if v == "-" {
+                    String::new()
+                } else {
+                    v.to_string()
+                })
+            }
+            "date" => date = Some(v.to_string()),
+            _ => return None,
+        }
+    }
+    Some(CacheKey {
+        normalized_query: query,
+        topic_type: topic?,
+        jurisdiction_or_scope: scope?,
+        effective_date: date?,
+    })
+}
+
+pub async fn run(args: Args) -> CliResult {
+    let policy = args.common.load_policy()?;
+    // A purge without a filter is a usage error before anything is opened.
+    if let CacheCommand::Purge {
+        older_than: None,
+        topic: None,
+        stale: false,
+        ..
+    } = &args.command
+    {
+        return Err(CliError::Usage(
+            "sgw cache purge needs a filter: --older-than DAYS, --topic TOPIC or --stale \
+             (--older-than 0 purges everything)"
+                .into(),
+        ));
+    }
+    let store = args.common.open(&policy).await?;
+    let json = args.common.json;
+    let now = jiff::Timestamp::now();
+    match args.command {
+        CacheCommand::List { topic, stale } => {
+            let f = filter(None, topic, stale);
+            let entries = store.list(f.as_ref(), now).await.map_err(store_error)?;
+            if json {
+                print_json(&entries)?;
+            } else {
+                print!("{}", render_list(&entries));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        CacheCommand::Show {
+            key_or_query,
+            topic,
+        } => {
+            let keys: Vec<CacheKey> = match parse_key_line(&key_or_query) {
+                Some(k) => vec![k],
+                None => {
+                    let wanted = search_gateway::contract::normalize_query(&key_or_query);
+                    store
+                        .list(None, now)
+                        .await
+                        .map_err(store_error)?
+                        .into_iter()
+                        .map(|e| e.key)
+                        .filter(|k| k.normalized_query == wanted)
+                        .filter(|k| topic.as_ref().is_none_or(|t| &k.topic_type == t))
+                        .collect()
+                }
+            };
+            let mut shown = Vec::new();
+            for key in keys {
+                match store.lookup(&key, now).await.map_err(store_error)? {
+                    CacheLookup::Fresh(e) => shown.push((e, false)),
+                    CacheLookup::Stale(e) => shown.push((e, true)),
+                    CacheLookup::Miss => {}
+                }
+            }
+            if shown.is_empty() {
+                return Err(CliError::Operational(format!(
+                    "no cache entry for `{key_or_query}` (see `sgw cache list`)"
+                )));
+            }
+            if json {
+                let v: Vec<_> = shown
+                    .iter()
+                    .map(|(e, stale)| {
+                        serde_json::json!({
+                            "key": e.key,
+                            "stale": stale,
+                            "created_at": e.created_at,
+                            "refreshed_at": e.refreshed_at,
+                            "stale_after": e.stale_after,
+                            "evidence_ids": e.evidence_ids,
+                            "result": e.result,
+                        })
+                    })
+                    .collect();
+                print_json(&v)?;
+            } else {
+                for (e, stale) in &shown {
+                    println!(
+                        "{}\n  {}; created {}, refreshed {}, stale after {}\n",
+                        key_line(&e.key),
+                        if *stale { "STALE" } else { "fresh" },
+                        e.created_at,
+                        e.refreshed_at,
+                        e.stale_after
+                    );
+                    print!("{}", crate::cmd::search::render(&e.result));
+                    println!();
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        CacheCommand::Stats => {
+            let stats = store.stats(now).await.map_err(store_error)?;
+            if json {
+                print_json(&stats)?;
+            } else {
+                println!("store          {} ({})", store.location(), stats.backend);
+                println!(
+                    "evidence       {} records, {} compressed text bytes",
+                    stats.evidence, stats.evidence_text_bytes
+                );
+                println!(
+                    "cache entries  {} ({} fresh, {} stale)",
+                    stats.cache_entries, stats.fresh, stats.stale
+                );
+                for (topic, t) in &stats.by_topic {
+                    println!("  {topic:<20} {} ({} stale)", t.entries, t.stale);
+                }
+                println!(
+                    "requests       {} open, {} resolved, {} cancelled",
+                    stats.requests_open, stats.requests_resolved, stats.requests_cancelled
+                );
+                println!("screenshots    {}", stats.screenshots);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        CacheCommand::Purge {
+            older_than,
+            topic,
+            stale,
+            dry_run,
+        } => {
+            let Some(f) = filter(older_than, topic, stale) else {
+                return Err(CliError::Usage("a purge needs a filter".into()));
+            };
+            if dry_run {
+                let entries = store.list(Some(&f), now).await.map_err(store_error)?;
+                if json {
+                    print_json(
+                        &serde_json::json!({"dry_run": true, "cache_entries": entries.len(), "entries": entries}),
+                    )?;
+                } else {
+                    print!("{}", render_list(&entries));
+                    println!(
+                        "dry run: {} cache entr{} would be purged",
+                        entries.len(),
+                        if entries.len() == 1 { "y" } else { "ies" }
+                    );
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            let report = store.purge(&f, now).await.map_err(store_error)?;
+            if json {
+                print_json(&report)?;
+            } else {
+                println!(
+                    "purged {} cache entr{} and {} evidence record(s)",
+                    report.cache_entries,
+                    if report.cache_entries == 1 {
+                        "y"
+                    } else {
+                        "ies"
+                    },
+                    report.evidence
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_printed_key_parses_back() {
+        let key = CacheKey {
+            normalized_query: "what is \"x\" rate".into(),
+            topic_type: "news".into(),
+            jurisdiction_or_scope: String::new(),
+            effective_date: "latest".into(),
+        };
+        assert_eq!(parse_key_line(&key.to_string()), Some(key.clone()));
+        let scoped = CacheKey {
+            jurisdiction_or_scope: "eu".into(),
+            ..key
+        };
+        assert_eq!(parse_key_line(&scoped.to_string()), Some(scoped));
+        assert_eq!(parse_key_line("central bank rate"), None);
+        assert_eq!(parse_key_line("\"unterminated"), None);
+    }
+
+    #[test]
+    fn filters_need_a_flag() {
+        assert!(filter(None, None, false).is_none());
+        assert!(filter(Some(0), None, false).is_some());
+        assert!(filter(None, Some("news".into()), true).is_some());
+    }
+}
