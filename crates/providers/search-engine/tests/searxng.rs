@@ -1,4 +1,4 @@
-use crate::support::{build, run, run_with};
+use crate::support::{build, run, run_until, run_with};
 use serde_json::json;
 use sgw_contract::{AttemptOutcome, FailureCode, PlannedSource, SourceTier};
 use sgw_testkit::searxng::{self, SearxResult};
@@ -311,4 +311,40 @@ async fn bad_config_names_the_field() {
     assert!(e.to_string().contains("categorie"), "{e}");
     let e = build("searxng", json!({}), &web).err().unwrap();
     assert!(e.to_string().contains("base_url"), "{e}");
+}
+
+#[tokio::test]
+async fn captcha_page_instead_of_json_is_captcha() {
+    let web = SimWeb::start().await;
+    web.route(
+        "searx.test",
+        "/search",
+        Fault::Captcha(sgw_testkit::Captcha::Hcaptcha),
+    );
+    let p = build(
+        "searxng",
+        json!({"base_url": web.url("searx.test", "/").as_str()}),
+        &web,
+    )
+    .unwrap();
+    let e = run(&*p, "q").await.unwrap_err();
+    assert_eq!(e.code, FailureCode::SearchProviderCaptcha, "{e}");
+    assert_eq!(e.attempts.len(), 1, "the failed query is traced");
+}
+
+#[tokio::test]
+async fn hanging_engine_fails_at_the_deadline_as_timeout() {
+    let web = SimWeb::start().await;
+    web.route("searx.test", "/search", Fault::Hang);
+    let p = build(
+        "searxng",
+        json!({"base_url": web.url("searx.test", "/").as_str()}),
+        &web,
+    )
+    .unwrap();
+    let budget = std::time::Duration::from_millis(300);
+    let e = run_until(&*p, "q", "default", &[], budget)
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, FailureCode::SearchProviderTimeout, "{e}");
 }

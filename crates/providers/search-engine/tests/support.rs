@@ -50,6 +50,16 @@ pub async fn run_with(
     topic: &str,
     sources: &[PlannedSource],
 ) -> Result<ProviderReport, ProviderError> {
+    run_until(provider, query, topic, sources, Duration::from_secs(20)).await
+}
+
+pub async fn run_until(
+    provider: &dyn Provider,
+    query: &str,
+    topic: &str,
+    sources: &[PlannedSource],
+    budget: Duration,
+) -> Result<ProviderReport, ProviderError> {
     let request = SearchRequest::new(query);
     let key = CacheKey::new(&request, topic);
     let call = ProviderCall {
@@ -58,7 +68,7 @@ pub async fn run_with(
         request: &request,
         key: &key,
         sources,
-        deadline: Instant::now() + Duration::from_secs(20),
+        deadline: Instant::now() + budget,
         prior_attempts: &[],
         max_sources: 10,
         fresh_only: false,
