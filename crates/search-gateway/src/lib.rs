@@ -27,6 +27,10 @@ use sgw_provider_human_intake as _;
 use sgw_provider_mirror as _;
 #[cfg(feature = "search-engine")]
 use sgw_provider_search_engine as _;
+#[cfg(feature = "official-site")]
+use sgw_provider_official_site as _;
+#[cfg(feature = "feed")]
+use sgw_provider_feed as _;
 // ---- end of linked providers ----
 
 /// A provider feature of this crate.
@@ -69,6 +73,18 @@ pub const FEATURE_KINDS: &[ProviderFeature] = &[
         krate: "sgw-provider-mirror",
         kinds: &["web-archive", "mirror"],
         enabled: cfg!(feature = "mirror"),
+    },
+    ProviderFeature {
+        feature: "official-site",
+        krate: "sgw-provider-official-site",
+        kinds: &["official-site", "official-site-search"],
+        enabled: cfg!(feature = "official-site"),
+    },
+    ProviderFeature {
+        feature: "feed",
+        krate: "sgw-provider-feed",
+        kinds: &["feed", "json-api"],
+        enabled: cfg!(feature = "feed"),
     },
 ];
 
