@@ -68,3 +68,11 @@ fn date_normalisation() {
     );
     assert_eq!(normalize_date("yesterday"), None);
 }
+
+#[test]
+fn bylines_are_cleaned() {
+    let page = r#"<html><body><article><div class="byline">By JANE ROE and John Doe, Staff Writer Nov. 18, 2019 at 9:24 pm ET</div>
+<p>Body text of the article, long enough to be a paragraph, with commas, of course.</p></article></body></html>"#;
+    let doc = extract(page.as_bytes(), None, None).unwrap();
+    assert_eq!(doc.metadata.authors, vec!["JANE ROE", "John Doe"]);
+}

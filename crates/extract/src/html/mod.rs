@@ -187,16 +187,87 @@ fn resolve(url: Option<&Url>, href: &str) -> Option<String> {
     }
 }
 
+/// Author names from a byline or an `author` meta value: "By" prefixes, dates,
+/// handles and job titles removed; several names split on `,`, `;`, `&`, `and`.
 fn split_authors(s: &str) -> Vec<String> {
-    let s = s.trim();
-    let s = s
-        .strip_prefix("By ")
-        .or_else(|| s.strip_prefix("by "))
-        .unwrap_or(s);
-    s.split([',', ';', '|'])
+    let mut s = s.trim();
+    for prefix in ["posted by", "written by", "by"] {
+        if s.len() > prefix.len()
+            && s.is_char_boundary(prefix.len())
+            && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+            && s[prefix.len()..].starts_with([' ', ':'])
+        {
+            s = s[prefix.len()..].trim_start_matches([' ', ':']);
+            break;
+        }
+    }
+    // Cut at what usually follows the names in a byline.
+    let mut end = s.len();
+    for stop in [
+        "@",
+        "|",
+        "•",
+        "\n",
+        " on ",
+        " - ",
+        " – ",
+        " — ",
+        " updated",
+        " Updated",
+        " published",
+        " Published",
+        "(",
+        "·",
+    ] {
+        if let Some(p) = s.find(stop) {
+            end = end.min(p);
+        }
+    }
+    if let Some(p) = s.find(|c: char| c.is_ascii_digit()) {
+        end = end.min(p);
+    }
+    for month in [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ] {
+        if let Some(p) = s.find(&format!(" {month}")) {
+            end = end.min(p);
+        }
+    }
+    let s = &s[..end];
+    const ROLES: &[&str] = &[
+        "writer",
+        "reporter",
+        "editor",
+        "correspondent",
+        "staff",
+        "contributor",
+        "columnist",
+        "published",
+        "updated",
+    ];
+    s.split([',', ';', '&'])
         .flat_map(|p| p.split(" and "))
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty() && p.len() < 80 && !p.starts_with("http"))
+        .map(|p| p.trim().trim_end_matches(['.', ':']).trim().to_string())
+        .filter(|p| {
+            let words = p.split_whitespace().count();
+            !p.is_empty()
+                && p.len() < 50
+                && (1..=4).contains(&words)
+                && !p.starts_with("http")
+                && p.chars().next().is_some_and(|c| !c.is_lowercase())
+                && !ROLES.iter().any(|r| p.to_lowercase().contains(r))
+        })
         .collect()
 }
 
@@ -246,6 +317,7 @@ pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
     {
         authors = split_authors(a);
     }
+    let mut authors: Vec<String> = authors.iter().flat_map(|a| split_authors(a)).collect();
     authors.dedup();
     authors.retain(|a| !a.starts_with("http"));
     let published = ld
