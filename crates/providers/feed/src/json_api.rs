@@ -47,13 +47,37 @@ pub struct JsonApiConfig {
     /// Publisher of the evidence. Default: the planned source owning the item's URL.
     #[serde(default)]
     pub publisher: Option<String>,
-    /// Request headers (an API key, say). Sent to the API's origin only.
+    /// Literal request headers (`Accept-Version: 2`, …). Sent to the API's
+    /// origin only. Do not put secrets here: use `secret_headers`.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
+    /// Headers whose value comes from an environment variable (API keys),
+    /// read at each run; a missing variable fails the provider with
+    /// `SEARCH_PROVIDER_MISCONFIGURED` naming it.
+    #[serde(default)]
+    pub secret_headers: Vec<SecretHeader>,
     /// Items turned into evidence at most (default 5, at least 1; the
     /// request's `max_sources` caps it too).
     #[serde(default = "default_max_items")]
     pub max_items: usize,
+}
+
+/// A header whose value is read from the environment.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecretHeader {
+    /// The header name (`Authorization`, `X-Api-Key`).
+    pub name: String,
+    /// The environment variable holding the secret.
+    pub env: String,
+    /// How the value is written, `{value}` standing for the secret (default
+    /// `{value}`; e.g. `Bearer {value}`).
+    #[serde(default = "default_format")]
+    pub format: String,
+}
+
+fn default_format() -> String {
+    "{value}".into()
 }
 
 /// Where an item's fields are, as JSON pointers relative to the item.
@@ -266,10 +290,24 @@ impl Provider for JsonApi {
         let url = expand_template(&cfg.url, &call.request.query).map_err(|e| {
             ProviderError::new(FailureCode::SearchProviderMisconfigured, e.to_string())
         })?;
+        let mut secrets = Vec::new();
+        for h in &cfg.secret_headers {
+            let value = std::env::var(&h.env).map_err(|_| {
+                ProviderError::new(
+                    FailureCode::SearchProviderMisconfigured,
+                    format!(
+                        "the environment variable `{}` (header `{}`) is not set",
+                        h.env, h.name
+                    ),
+                )
+            })?;
+            secrets.push((h.name.as_str(), h.format.replace("{value}", &value)));
+        }
         let headers: Vec<(&str, &str)> = cfg
             .headers
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
+            .chain(secrets.iter().map(|(k, v)| (*k, v.as_str())))
             .collect();
         let req = FetchRequest::api(url.clone())
             .with_deadline(call.deadline)

@@ -17,7 +17,7 @@ mod feed;
 mod json_api;
 
 pub use feed::{FeedConfig, FeedProvider};
-pub use json_api::{ApiItem, ItemPointers, ItemsError, JsonApi, JsonApiConfig};
+pub use json_api::{ApiItem, ItemPointers, ItemsError, JsonApi, JsonApiConfig, SecretHeader};
 
 sgw_contract::inventory::submit! {
     sgw_contract::ProviderFactory {

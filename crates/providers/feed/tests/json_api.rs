@@ -28,6 +28,7 @@ fn config(web: &SimWeb) -> serde_json::Value {
         "tier": "SPECIALIZED_DATABASE",
         "publisher": "Test Registry API",
         "headers": {"x-api-key": "k"},
+        "secret_headers": [{"name": "authorization", "env": "PATH", "format": "Bearer {value}"}],
     })
 }
 
@@ -75,6 +76,9 @@ async fn pointers_pick_items_fields_and_ranking() {
         .unwrap();
     assert_eq!(req.query.as_deref(), Some("q=filing%20deadline"));
     assert_eq!(req.header("x-api-key"), Some("k"));
+    // Tests cannot set variables (`unsafe_code` is forbidden): PATH is always set.
+    let want = format!("Bearer {}", std::env::var("PATH").unwrap());
+    assert_eq!(req.header("authorization"), Some(want.as_str()));
     assert!(
         report.attempts[0]
             .detail
@@ -141,6 +145,25 @@ async fn api_failures_are_provider_errors() {
         "{}",
         e.message
     );
+}
+
+#[tokio::test]
+async fn missing_secret_variable_is_misconfigured() {
+    let web = SimWeb::start().await;
+    api(&web);
+    let f = fetcher(&web);
+    let mut cfg = config(&web);
+    cfg["secret_headers"][0]["env"] = "SGW_TEST_VARIABLE_THAT_IS_NEVER_SET".into();
+    let p = build("json-api", cfg, f).unwrap();
+    let data = CallData::new("filing deadline", "default", STEP);
+    let e = p.run(&data.call()).await.unwrap_err();
+    assert_eq!(e.code, FailureCode::SearchProviderMisconfigured);
+    assert!(
+        e.message.contains("SGW_TEST_VARIABLE_THAT_IS_NEVER_SET"),
+        "{}",
+        e.message
+    );
+    assert_eq!(web.hits("api.test", "/v1/search"), 0);
 }
 
 #[tokio::test]
