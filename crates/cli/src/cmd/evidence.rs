@@ -321,6 +321,28 @@ pub fn image_mime(bytes: &[u8]) -> Option<&'static str> {
     }
 }
 
+/// Refuses bytes that are neither a PDF nor readable text: control bytes
+/// (other than whitespace) in the first 8 KiB, or text that decodes to many
+/// replacement characters, mean binary data or a wrong file.
+fn check_readable(bytes: &[u8], doc: &Document, what: &str) -> Result<(), CliError> {
+    if doc.kind == DocumentKind::Pdf {
+        return Ok(());
+    }
+    let head = &bytes[..bytes.len().min(8192)];
+    let control = head
+        .iter()
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f)
+        .count();
+    let chars = doc.text.chars().count().max(1);
+    let replaced = doc.text.chars().filter(|&c| c == '\u{fffd}').count();
+    if control * 100 > head.len() || replaced * 20 > chars {
+        return Err(CliError::Usage(format!(
+            "{what}: not readable text, HTML, PDF or a PNG/JPEG/WebP screenshot (binary data or a wrong encoding)"
+        )));
+    }
+    Ok(())
+}
+
 /// The `extraction_method` of a submitted document kind (never `cache`).
 fn method(kind: DocumentKind) -> &'static str {
     match kind {
@@ -409,6 +431,7 @@ impl Ingest<'_> {
         }
         let doc = search_gateway::extract::extract(text.as_bytes(), None, None)
             .map_err(|e| CliError::Usage(format!("--text: {e}")))?;
+        check_readable(text.as_bytes(), &doc, "--text")?;
         let method = if doc.kind == DocumentKind::Html {
             "user-html"
         } else {
@@ -488,6 +511,7 @@ impl Ingest<'_> {
         }
         let doc = search_gateway::extract::extract(&bytes, None, None)
             .map_err(|e| CliError::Usage(format!("{name}: {e}")))?;
+        check_readable(&bytes, &doc, &name)?;
         let m = method(doc.kind);
         let url = self.origin(file_url);
         Ok((self.evidence(doc, url, &file_name, m)?, None))
