@@ -106,7 +106,13 @@ fn scale(num: &str, mult: Option<&str>) -> String {
 }
 
 /// Candidate matches of `kind` in `text[s..e]`: (value, start, end) with absolute offsets.
-fn candidates(kind: &FieldKind, text: &str, s: usize, e: usize) -> Vec<(String, usize, usize)> {
+fn candidates(
+    kind: &FieldKind,
+    pattern: Option<&Regex>,
+    text: &str,
+    s: usize,
+    e: usize,
+) -> Vec<(String, usize, usize)> {
     let hay = &text[s..e];
     let r = res();
     match kind {
@@ -155,8 +161,8 @@ fn candidates(kind: &FieldKind, text: &str, s: usize, e: usize) -> Vec<(String, 
                 Some((value, s + m0.start(), s + m0.end()))
             })
             .collect(),
-        FieldKind::Pattern(p) => match Regex::new(p) {
-            Ok(re) => re
+        FieldKind::Pattern(_) => match pattern {
+            Some(re) => re
                 .captures_iter(hay)
                 .filter_map(|c| {
                     let m = c.get(1).or_else(|| c.get(0))?;
@@ -164,10 +170,7 @@ fn candidates(kind: &FieldKind, text: &str, s: usize, e: usize) -> Vec<(String, 
                         .then(|| (m.as_str().to_string(), s + m.start(), s + m.end()))
                 })
                 .collect(),
-            Err(e) => {
-                tracing::warn!("field pattern {p:?} is not a valid regex: {e}");
-                Vec::new()
-            }
+            None => Vec::new(),
         },
     }
 }
@@ -197,11 +200,24 @@ pub fn find_fields(text: &str, query: &str, specs: &[FieldSpec]) -> Vec<FieldVal
     ranked.sort_by(|a, b| b.3.total_cmp(&a.3).then(a.0.cmp(&b.0)));
     let mut out = Vec::new();
     for spec in specs {
+        let pattern = match &spec.kind {
+            FieldKind::Pattern(p) => match Regex::new(p) {
+                Ok(re) => Some(re),
+                Err(e) => {
+                    tracing::warn!(
+                        "field {:?}: pattern {p:?} is not a valid regex: {e}",
+                        spec.name
+                    );
+                    continue;
+                }
+            },
+            _ => None,
+        };
         for &(index, s, e, score) in &ranked {
             if score <= 0.0 && !terms.is_empty() {
                 break;
             }
-            let cands = candidates(&spec.kind, text, s, e);
+            let cands = candidates(&spec.kind, pattern.as_ref(), text, s, e);
             if cands.is_empty() {
                 continue;
             }

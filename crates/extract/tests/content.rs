@@ -175,3 +175,44 @@ fn truncated_and_corrupted_pdfs_are_errors_or_text_never_panics() {
     }
     let _ = extract(&flipped, Some("application/pdf"), None);
 }
+
+#[test]
+fn wrapper_with_ad_like_class_keeps_the_article() {
+    // A page-wide wrapper whose class looks like an ad slot must not take the
+    // article with it; a small block with the same class goes.
+    let para = "<p>Paragraph of the story with enough words, commas, and sentences to count as content.</p>";
+    let page = format!(
+        "<html><body><div class='page-ad-margins'><div class='story-body'>{}</div></div><div class='page-ad-margins'>Buy now</div></body></html>",
+        para.repeat(6)
+    );
+    let doc = extract(page.as_bytes(), None, None).unwrap();
+    assert_eq!(
+        doc.text.matches("Paragraph of the story").count(),
+        6,
+        "{}",
+        doc.text
+    );
+    assert!(!doc.text.contains("Buy now"));
+}
+
+#[test]
+fn article_split_over_sibling_cards_is_kept_whole() {
+    let card = |n: usize| {
+        format!(
+            "<div class='card'><div class='card-text'><p>Part {n} of the article goes on with many words, clauses, and details for the reader.</p></div></div>"
+        )
+    };
+    let cards: String = (1..=5).map(card).collect();
+    let page = format!(
+        "<html><body><nav><a href='/'>Home</a></nav><div class='cards'>{cards}</div><div class='promo'><a href='/x'>Other story</a></div></body></html>"
+    );
+    let doc = extract(page.as_bytes(), None, None).unwrap();
+    for n in 1..=5 {
+        assert!(
+            doc.text.contains(&format!("Part {n} of the article")),
+            "{}",
+            doc.text
+        );
+    }
+    assert!(!doc.text.contains("Other story"));
+}
