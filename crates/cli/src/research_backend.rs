@@ -13,7 +13,9 @@
 //! * gates --resolve: the person's text, file (text, HTML, PDF) or URL (fetched through
 //!   the network layer, every guard on) is extracted and handed to the gateway store's
 //!   human intake (`create_request`/`resolve_request`), stored as
-//!   USER_SUPPLIED_EVIDENCE.
+//!   USER_SUPPLIED_EVIDENCE. The same ingestion exists privately in `sgw evidence
+//!   submit` (`cmd/evidence.rs`, written in parallel); it belongs in one public
+//!   function (e.g. in `sgw-provider-human-intake`) both commands call.
 //!
 //! It is NOT the session store: every session write goes through `sgw_research`.
 
@@ -632,8 +634,12 @@ fn gate_of(gate_type: &str) -> GateType {
 
 /// Bytes of a local evidence file, at most [`MAX_SUBMISSION_BYTES`].
 fn read_file(path: &Path) -> Result<Vec<u8>, BackendError> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| BackendError::Usage(format!("--file {}: {e}", path.display())))?;
+    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::IsADirectory => {
+            BackendError::Usage(format!("--file {}: {e}", path.display()))
+        }
+        _ => BackendError::Io(format!("--file {}: {e}", path.display())),
+    })?;
     let mut bytes = Vec::new();
     file.take(MAX_SUBMISSION_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -654,20 +660,27 @@ async fn evidence_of(gate: &GateEvidence<'_>, policy: &Policy) -> Result<Evidenc
         .map_err(|e| BackendError::Operational(format!("gate url `{}`: {e}", gate.url)))?;
     let (doc, url, final_url, method) = match gate.input {
         EvidenceInput::Text(text) => {
-            let doc = Document {
-                kind: DocumentKind::Text,
-                metadata: Metadata::default(),
-                text: text.trim().to_string(),
-                entries: Vec::new(),
-                encoding: "utf-8".into(),
+            if text.len() as u64 > MAX_SUBMISSION_BYTES {
+                return Err(BackendError::Usage(format!(
+                    "--text: over the {} MiB submission limit",
+                    MAX_SUBMISSION_BYTES >> 20
+                )));
+            }
+            // Pasted HTML is extracted like a page; plain text stays as it is.
+            let doc = search_gateway::extract::extract(text.as_bytes(), None, None)
+                .map_err(|e| BackendError::Usage(format!("--text: {e}")))?;
+            let method = if doc.kind == DocumentKind::Html {
+                "user-html".to_string()
+            } else {
+                "user-text".to_string()
             };
-            (doc, gated_url, None, "human-text".to_string())
+            (doc, gated_url, None, method)
         }
         EvidenceInput::File(path) => {
             let bytes = read_file(path)?;
             let doc = search_gateway::extract::extract(&bytes, None, Some(&gated_url))
                 .map_err(|e| BackendError::Usage(format!("--file {}: {e}", path.display())))?;
-            let method = format!("human-file-{}", kind_name(doc.kind));
+            let method = format!("user-{}", kind_name(doc.kind));
             (doc, gated_url, None, method)
         }
         EvidenceInput::Url(raw) => {
@@ -682,6 +695,12 @@ async fn evidence_of(gate: &GateEvidence<'_>, policy: &Policy) -> Result<Evidenc
                 .fetch(&search_gateway::fetch::FetchRequest::page(url.clone()))
                 .await
                 .map_err(|e| BackendError::Operational(format!("--url {raw}: {e}")))?;
+            if resp.body.len() as u64 > MAX_SUBMISSION_BYTES {
+                return Err(BackendError::Operational(format!(
+                    "--url {raw}: over the {} MiB submission limit",
+                    MAX_SUBMISSION_BYTES >> 20
+                )));
+            }
             let doc = search_gateway::extract::extract(
                 &resp.body,
                 Some(&resp.content_type),
@@ -689,7 +708,7 @@ async fn evidence_of(gate: &GateEvidence<'_>, policy: &Policy) -> Result<Evidenc
             )
             .map_err(|e| BackendError::Operational(format!("--url {raw}: {e}")))?;
             let final_url = (resp.final_url != url).then(|| resp.final_url.clone());
-            let method = format!("human-url-{}", kind_name(doc.kind));
+            let method = format!("user-url-{}", kind_name(doc.kind));
             (doc, url, final_url, method)
         }
     };
@@ -708,6 +727,7 @@ async fn evidence_of(gate: &GateEvidence<'_>, policy: &Policy) -> Result<Evidenc
     evidence.final_url = final_url;
     evidence.publisher = doc.metadata.publisher.clone();
     evidence.published_at = doc.metadata.published_at.clone();
+    evidence.tier_hint = Some(search_gateway::SourceTier::UserSuppliedEvidence);
     evidence.passages = doc
         .passages(gate.query, 8)
         .into_iter()

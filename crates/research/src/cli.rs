@@ -896,7 +896,12 @@ fn read_from(path: &std::path::Path, io: &mut Io<'_>) -> Result<Vec<u8>> {
             io.stdin.take(MAX_FROM_BYTES + 1).read_to_end(&mut bytes),
         )
     } else {
-        let file = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
+        let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                Error::Usage(format!("--from {}: no such file", path.display()))
+            }
+            _ => Error::io("cannot read", path, e),
+        })?;
         (path, file.take(MAX_FROM_BYTES + 1).read_to_end(&mut bytes))
     };
     res.map_err(|e| Error::io("cannot read", shown, e))?;
