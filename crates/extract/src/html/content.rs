@@ -20,7 +20,7 @@ fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| Patterns {
         unlikely: Regex::new(
-            r"-ad-|\bads?\b|advert|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|cookie|consent|\bheader|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|modal|newsletter|subscribe|signup|share|sharing|recommend|promo|outbrain|taboola|\bnav|navbar|toolbar|masthead|skip-link|visually-hidden|sr-only|screen-reader|caption|credit|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
+            r"-ad-|\bads?\b|advert|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|cookie|consent|\bheader|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social-(?:share|links|icons|media-links|follow|bar)|socials|follow-us|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|modal|newsletter|subscribe|signup|share|sharing|recommend|promo|outbrain|taboola|\bnav|navbar|toolbar|masthead|skip-link|visually-hidden|sr-only|screen-reader|caption|credit|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
         )
         .unwrap(),
         maybe: Regex::new(r"\band\b|article|body|column|content|main|shadow|post|story|entry|text").unwrap(),
