@@ -1,5 +1,6 @@
 //! Integration tests of sgw-provider-official-site against the simulated web.
 
+mod chain;
 mod direct;
 mod parse;
 mod site_search;
