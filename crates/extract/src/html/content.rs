@@ -607,6 +607,13 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
             {
                 continue;
             }
+            // A paragraph that is nothing but a link: a "read this too" line.
+            if id != r && matches!(node.tag, Tag::P | Tag::H2 | Tag::H3 | Tag::H4) && {
+                let s = st[id as usize];
+                s.len > 0 && s.link_len * 10 >= s.len * 9 && s.len < 250
+            } {
+                continue;
+            }
             if node.tag == Tag::H1 && title.is_some_and(|t| same_title(&subtree_text(dom, id), t)) {
                 continue;
             }
