@@ -550,3 +550,97 @@ fn rand_suffix() -> String {
         .subsec_nanos();
     format!("{nanos:x}")
 }
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_screenshot_is_read_by_tesseract_when_it_is_on_path() {
+    use std::os::unix::fs::PermissionsExt;
+    let w = World::new(Some(Fault::Captcha(Captcha::Hcaptcha)), None).await;
+    let id = blocked_request(&w);
+    // A stand-in `tesseract` that prints the text of the "image" (`IMAGE stdout`).
+    let bin = w.dir.path().join("ocr-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join("tesseract");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n[ \"$2\" = stdout ] || exit 3\necho 'The central bank interest rate is 4.5% (read by OCR).'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let jpeg = w.write(
+        "shot.jpg",
+        &[0xff, 0xd8, 0xff, 0xe0, 0, 0x10, b'J', b'F', b'I', b'F', 0],
+    );
+    let mut cmd = Command::cargo_bin("sgw").unwrap();
+    cmd.env("PATH", &bin)
+        .env_remove("SGW_STORE")
+        .env_remove("SGW_POLICY")
+        .args([
+            "evidence",
+            "submit",
+            &id,
+            "--file",
+            path_str(&jpeg),
+            "--json",
+        ])
+        .arg("--policy")
+        .arg(&w.policy)
+        .arg("--store")
+        .arg(&w.store);
+    let out = tokio::task::block_in_place(|| cmd.output().unwrap());
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["extraction_method"], "user-ocr");
+    let ev = w.json(&[
+        "evidence",
+        "show",
+        v["evidence_id"].as_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        ev["evidence"]["evidence"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("read by OCR")
+    );
+    assert_eq!(ev["screenshots"][0]["mime"], "image/jpeg");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pasted_html_from_stdin_is_extracted() {
+    let w = World::new(Some(Fault::Login(sgw_testkit::Login::FormPage)), None).await;
+    let id = blocked_request(&w);
+    let req = w.json(&["evidence", "show", &id, "--json"]);
+    assert_eq!(req["blocked"][0]["gate"], "login", "{req:#}");
+    let mut cmd = Command::cargo_bin("sgw").unwrap();
+    cmd.env_remove("SGW_STORE")
+        .env_remove("SGW_POLICY")
+        .args(["evidence", "submit", &id, "--text", "-", "--json"])
+        .arg("--policy")
+        .arg(&w.policy)
+        .arg("--store")
+        .arg(&w.store)
+        .write_stdin(
+            "<html><head><title>Members: rates</title></head><body><main><p>The central bank \
+             interest rate is <b>4.5%</b> for members and everyone else.</p></main></body></html>",
+        );
+    let out = tokio::task::block_in_place(|| cmd.output().unwrap());
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["extraction_method"], "user-html");
+    assert_eq!(
+        v["url"],
+        w.web.url("official.test", "/rates").as_str(),
+        "the blocked URL is the source"
+    );
+    let ev = w.json(&[
+        "evidence",
+        "show",
+        v["evidence_id"].as_str().unwrap(),
+        "--json",
+    ]);
+    let text = ev["evidence"]["evidence"]["text"].as_str().unwrap();
+    assert!(text.contains("4.5%") && !text.contains("<b>"), "{text}");
+    let out = w.search();
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+}
