@@ -22,6 +22,8 @@ pub struct Tag {
     pub qname: String,
     /// `(lower-cased name, entity-decoded value)`, in source order.
     pub attrs: Vec<(String, String)>,
+    /// Byte offset of the tag's `<`.
+    pub start: usize,
     /// Byte offset just past the tag's `>`.
     pub end: usize,
 }
@@ -77,13 +79,35 @@ pub fn start_tags(input: &str) -> Vec<Tag> {
         i = end;
         if tag.name == "script" || tag.name == "style" {
             let close = format!("</{}", tag.name);
-            let lower_rest = s[i..].to_ascii_lowercase();
-            i = lower_rest.find(&close).map_or(b.len(), |e| i + e);
+            i = find_ci(&s[i..], &close).map_or(b.len(), |e| i + e);
         }
         out.push(tag);
     }
     out
 }
+
+/// Byte offset of the first ASCII-case-insensitive occurrence of `needle`
+/// (ASCII) in `hay`; linear in `hay` for the short needles used here.
+fn find_ci(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let first = *n.first()?;
+    let mut i = 0;
+    while i + n.len() <= h.len() {
+        let off = h[i..].iter().position(|&c| c == first)?;
+        i += off;
+        if i + n.len() > h.len() {
+            return None;
+        }
+        if h[i..i + n.len()].eq_ignore_ascii_case(n) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// How far [`text_until_close`] looks for the closing tag.
+pub const MAX_ELEMENT_SCAN: usize = 16 * 1024;
 
 /// Parses the tag starting at `s[at] == '<'`; `None` when it is not a tag.
 fn parse_tag(s: &str, at: usize) -> Option<(Tag, usize)> {
@@ -110,6 +134,7 @@ fn parse_tag(s: &str, at: usize) -> Option<(Tag, usize)> {
                     name,
                     qname: full,
                     attrs,
+                    start: at,
                     end: b.len(),
                 },
                 b.len(),
@@ -122,6 +147,7 @@ fn parse_tag(s: &str, at: usize) -> Option<(Tag, usize)> {
                     name,
                     qname: full,
                     attrs,
+                    start: at,
                     end: i,
                 },
                 i,
@@ -213,21 +239,36 @@ pub fn decode_entities(s: &str) -> String {
 }
 
 /// The text between `from` and the next closing tag `</name>` (`name` as
-/// written, prefix included: see [`Tag::qname`]) (tags inside
-/// removed, CDATA unwrapped, entities decoded, whitespace collapsed), at most
-/// `max` characters.
+/// written, prefix included: see [`Tag::qname`]) — tags inside removed,
+/// CDATA unwrapped, entities decoded, whitespace collapsed — at most `max`
+/// characters. The closing tag is looked for within [`MAX_ELEMENT_SCAN`]
+/// bytes (the text stops there when it is not found).
 pub fn text_until_close(input: &str, from: usize, name: &str, max: usize) -> String {
+    text_until_close_within(input, from, usize::MAX, name, max)
+}
+
+/// Like [`text_until_close`], never reading past byte `limit` (callers
+/// walking many elements pass the next element's start, keeping the total
+/// work linear in the input).
+pub fn text_until_close_within(
+    input: &str,
+    from: usize,
+    limit: usize,
+    name: &str,
+    max: usize,
+) -> String {
     let s = clip(input);
-    let Some(rest) = s.get(from..) else {
+    let mut stop = limit
+        .min(s.len())
+        .min(from.saturating_add(MAX_ELEMENT_SCAN));
+    while stop > from && !s.is_char_boundary(stop) {
+        stop -= 1;
+    }
+    let Some(rest) = s.get(from..stop) else {
         return String::new();
     };
     let close = format!("</{name}");
-    let lower = rest.to_ascii_lowercase();
-    let end = lower.find(&close).unwrap_or(rest.len().min(64 * 1024));
-    let end = (0..=end)
-        .rev()
-        .find(|&e| rest.is_char_boundary(e))
-        .unwrap_or(0);
+    let end = find_ci(rest, &close).unwrap_or(rest.len());
     let inner = &rest[..end];
     let mut text = String::new();
     let mut r = inner;
@@ -269,7 +310,8 @@ pub struct Link {
 pub fn links(html: &str, base: &Url) -> Vec<Link> {
     let html = clip(html);
     let mut out = Vec::new();
-    for tag in start_tags(html) {
+    let tags = start_tags(html);
+    for (i, tag) in tags.iter().enumerate() {
         let element = match tag.name.as_str() {
             "a" => "a",
             "link" => "link",
@@ -286,7 +328,12 @@ pub fn links(html: &str, base: &Url) -> Vec<Link> {
         }
         url.set_fragment(None);
         let text = if element == "a" {
-            text_until_close(html, tag.end, "a", 300)
+            // An anchor's text cannot run past the next anchor.
+            let next_a = tags[i + 1..]
+                .iter()
+                .find(|t| t.name == "a")
+                .map_or(usize::MAX, |t| t.start);
+            text_until_close_within(html, tag.end, next_a, &tag.qname, 300)
         } else {
             String::new()
         };

@@ -68,3 +68,17 @@ fn arbitrary_input_never_panics() {
         let _ = decode_entities(&s);
     }
 }
+
+#[test]
+fn many_unclosed_elements_stay_linear() {
+    // Quadratic scanning would make this test take minutes, not milliseconds.
+    let html = "<a href=\"/x\">word ".repeat(100_000) + "<script>" + &"<a href=/y>".repeat(10_000);
+    let base = Url::parse("http://site.test/").unwrap();
+    let l = links(&html, &base);
+    assert_eq!(
+        l.len(),
+        100_000,
+        "anchors inside the unclosed script are skipped"
+    );
+    assert_eq!(l[0].text, "word");
+}

@@ -8,7 +8,7 @@ use sgw_contract::{
     Attempt, BuildContext, FactoryError, FailureCode, PlannedSource, Provider, ProviderCall,
     ProviderError, ProviderReport,
 };
-use sgw_provider_common::markup::{links, start_tags, text_until_close};
+use sgw_provider_common::markup::{links, start_tags, text_until_close_within};
 use sgw_provider_common::sgw_extract::{self, DocumentKind};
 use sgw_provider_common::sgw_fetch::{FetchRequest, FetchResponse, Fetcher};
 use sgw_provider_common::{
@@ -169,7 +169,11 @@ pub fn parse_sitemap(xml: &str) -> Sitemap {
     let mut out = Sitemap::default();
     // Which container we are in: Some(true) = <url>, Some(false) = <sitemap>.
     let mut container: Option<bool> = None;
-    for tag in start_tags(xml) {
+    let tags = start_tags(xml);
+    for (i, tag) in tags.iter().enumerate() {
+        // An element's text ends before the next start tag: linear overall.
+        let next = tags.get(i + 1).map_or(usize::MAX, |t| t.start);
+        let text_of = |max: usize| text_until_close_within(xml, tag.end, next, &tag.qname, max);
         match tag.name.as_str() {
             "url" => {
                 if out.urls.len() >= MAX_SITEMAP_URLS {
@@ -187,7 +191,7 @@ pub fn parse_sitemap(xml: &str) -> Sitemap {
                 out.sitemaps.push(String::new());
             }
             "loc" => {
-                let text = text_until_close(xml, tag.end, &tag.qname, 2048);
+                let text = text_of(2048);
                 match container {
                     // The first <loc> of a <url> is the page; image:loc and video
                     // locs come later.
@@ -205,7 +209,7 @@ pub fn parse_sitemap(xml: &str) -> Sitemap {
                 }
             }
             "lastmod" | "publication_date" => {
-                let text = text_until_close(xml, tag.end, &tag.qname, 64);
+                let text = text_of(64);
                 if let (Some(true), Some(e)) = (container, out.urls.last_mut())
                     && e.lastmod.is_none()
                     && !text.is_empty()
@@ -214,7 +218,7 @@ pub fn parse_sitemap(xml: &str) -> Sitemap {
                 }
             }
             "title" => {
-                let text = text_until_close(xml, tag.end, &tag.qname, 300);
+                let text = text_of(300);
                 if let (Some(true), Some(e)) = (container, out.urls.last_mut())
                     && e.title.is_none()
                     && !text.is_empty()

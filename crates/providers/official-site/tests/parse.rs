@@ -63,3 +63,16 @@ fn sitemaps_urlsets_indexes_and_garbage() {
         let _ = opensearch_template(junk);
     }
 }
+
+#[test]
+fn huge_sitemaps_are_capped() {
+    let mut xml = String::from("<urlset>");
+    for i in 0..50_010 {
+        xml.push_str(&format!(
+            "<url><loc>http://s.test/p{i}</loc><lastmod>2024-01-01</lastmod></url>"
+        ));
+    }
+    let m = parse_sitemap(&xml);
+    assert_eq!(m.urls.len(), 50_000);
+    assert_eq!(m.urls[49_999].loc, "http://s.test/p49999");
+}
