@@ -1,6 +1,4 @@
-//! End-to-end scenarios: one binary, one module per topic.
+//! End-to-end scenarios through the facade against the simulated web: one
+//! binary, one module per topic.
 
-#[test]
-fn contract_links() {
-    assert!(!sgw_contract::FailureCode::ALL.is_empty());
-}
+mod scenarios;

@@ -26,6 +26,9 @@ enum Command {
     /// and print its status, classification (failure code or OK), timing,
     /// charset, final URL, redirects and first lines of text. Exit 2 on failure.
     Fetch(cmd::fetch::Args),
+    /// Watch the fallback chain work on a simulated web: tiers, codes and
+    /// confidence in a few seconds, with no network and no keys.
+    Demo(cmd::demo::Args),
     /// Ask a question: run the policy's fallback chain and print the answer,
     /// its sources with trust tiers, confidence, failure codes and the trace.
     /// Exit 0 with an answer, 2 when no evidence could be obtained.
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Extract(args) => cmd::extract::run(args).await,
             Command::Fetch(args) => cmd::fetch::run(args).await,
+            Command::Demo(args) => cmd::demo::run(args).await,
             Command::Search(args) => cmd::search::run(args).await,
             Command::Providers(args) => cmd::providers::run(args).await,
             Command::Policy(args) => cmd::policy::run(args).await,

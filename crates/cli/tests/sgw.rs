@@ -113,3 +113,87 @@ fn a_search_with_no_evidence_exits_2_and_json_has_the_contract() {
         assert!(json.get(field).is_some(), "{field}");
     }
 }
+
+#[test]
+fn everything_blocked_exits_2_with_the_codes_that_explain_why() {
+    let world = sgw_testkit::world::World::start_detached();
+    world.break_everything();
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("world.yaml");
+    std::fs::write(
+        &policy,
+        world.policy(&sgw_testkit::world::PolicyOptions::default()),
+    )
+    .unwrap();
+    let out = sgw()
+        .args(["search", sgw_testkit::world::QUESTION, "--json", "--store"])
+        .arg(dir.path().join("store.sqlite"))
+        .arg("--policy")
+        .arg(&policy)
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let codes: Vec<&str> = json["failure_codes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c.as_str())
+        .collect();
+    for code in [
+        "SOURCE_BLOCKED_BY_CDN",
+        "SEARCH_PROVIDER_CAPTCHA",
+        "HUMAN_EVIDENCE_REQUIRED",
+    ] {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+    assert!(
+        json["human_request_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("hr-")
+    );
+}
+
+#[test]
+fn the_demo_runs_every_scenario_without_network() {
+    let out = sgw()
+        .args(["demo", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let names: Vec<&str> = lines
+        .iter()
+        .map(|l| l["scenario"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "healthy",
+            "official-blocked",
+            "engine-captcha",
+            "conflict",
+            "all-blocked"
+        ]
+    );
+    assert_eq!(lines[0]["result"]["confidence_level"], "high");
+    assert_eq!(lines[1]["result"]["fallback_used"], true);
+    assert!(
+        lines[3]["result"]["failure_codes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c == "SOURCE_CONFLICT_NEEDS_REVIEW")
+    );
+    assert!(lines[4]["result"]["sources"].as_array().unwrap().is_empty());
+    sgw().args(["demo", "--scenario", "nope"]).assert().code(1);
+}

@@ -3,8 +3,8 @@
 
 use crate::plan::registrable_domain;
 use sgw_contract::{
-    Answer, AnswerField, AnswerPassage, Evidence, EvidenceSource, FieldCandidate, FieldSpec,
-    FoundField, Passage, SourceTier, normalize_query,
+    Answer, AnswerField, AnswerPassage, Evidence, EvidenceSource, FieldCandidate, FieldKind,
+    FieldSpec, FoundField, Passage, SourceTier, normalize_query,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -100,6 +100,36 @@ pub(crate) fn relevance(terms: &BTreeSet<String>, evidence: &Evidence) -> f64 {
         .collect();
     let hits = terms.iter().filter(|t| words.contains(t.as_str())).count();
     hits as f64 / terms.len() as f64
+}
+
+/// Makes field values comparable: amounts (number, money, percent) lose the
+/// trailing zeros of their decimal part (`4.50` and `4.5` are one value;
+/// `USD 1200.00` → `USD 1200`), so that equal values never look like a conflict.
+pub(crate) fn canonical_field_value(kind: &FieldKind, value: &str) -> String {
+    let value = value.trim();
+    if !matches!(
+        kind,
+        FieldKind::Number | FieldKind::Money | FieldKind::Percent
+    ) {
+        return value.to_string();
+    }
+    let (head, amount) = match value.rsplit_once(' ') {
+        Some((h, a)) => (Some(h), a),
+        None => (None, value),
+    };
+    let amount = if amount.contains('.')
+        && amount
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+    {
+        amount.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        amount
+    };
+    match head {
+        Some(h) => format!("{h} {amount}"),
+        None => amount.to_string(),
+    }
 }
 
 /// One source per independent publisher (its best tier), for scoring.
@@ -211,4 +241,21 @@ pub(crate) fn assemble(used: &[Used], fields: &[FieldSpec], max_passages: usize)
         },
         conflict,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical_field_value as c;
+    use sgw_contract::FieldKind;
+
+    #[test]
+    fn amounts_are_canonical() {
+        assert_eq!(c(&FieldKind::Percent, "4.50"), "4.5");
+        assert_eq!(c(&FieldKind::Number, "4.0"), "4");
+        assert_eq!(c(&FieldKind::Number, "400"), "400");
+        assert_eq!(c(&FieldKind::Money, "USD 1200.00"), "USD 1200");
+        assert_eq!(c(&FieldKind::Number, "-0.250"), "-0.25");
+        assert_eq!(c(&FieldKind::Date, "2026-03-10"), "2026-03-10");
+        assert_eq!(c(&FieldKind::Text("x".into()), " 4.50 "), "4.50");
+    }
 }

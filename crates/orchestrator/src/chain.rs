@@ -626,6 +626,11 @@ impl Run {
                         analyzer.fields(&evidence.text, query, &self.input.request.fields);
                 }
             }
+            for f in &mut evidence.fields {
+                if let Some(spec) = self.input.request.fields.iter().find(|s| s.name == f.name) {
+                    f.value = answer::canonical_field_value(&spec.kind, &f.value);
+                }
+            }
             if evidence.truncated {
                 self.codes.push(FailureCode::SearchResultTruncated);
             }

@@ -1,5 +1,6 @@
 //! One module per `sgw` subcommand. Each exposes `Args` (clap) and `run`.
 pub mod cache;
+pub mod demo;
 pub mod evidence;
 pub mod extract;
 pub mod fetch;
