@@ -1,7 +1,7 @@
 //! Seams for the gateway: the session side of `search`, `extract` and
-//! `gates --resolve`. The CLI does not expose these verbs yet; the lead wires the
-//! gateway in by implementing [`Searcher`] and [`EvidenceTexts`] and calling the
-//! functions below (all writes go through [`Store`]).
+//! `gates --resolve`. The CLI verbs (through [`crate::Backend`]) and any other caller
+//! implement [`Searcher`] and [`EvidenceTexts`] and call the functions below (all
+//! writes go through [`Store`]).
 //!
 //! * [`search_sub_question`] / [`record_search`] — kept sources → `sources.json`
 //!   (ids `s<N>-<k>`, stable per sub-question and URL), gated URLs → `gates.json`

@@ -36,5 +36,5 @@ pub const BRIEFS: &[(&str, &str)] = &[
 /// The workflows directory holds no scripts yet; this note says why.
 pub const WORKFLOWS: &[(&str, &str)] = &[(
     "README.md",
-    "# research workflows\n\nNo workflow scripts ship yet. The search/extract pipeline is wired in Rust through\nthe `sgw_research::gateway` seams (`Searcher`, `record_search`, `record_extractions`,\n`resolve_gate`); see docs/research.md.\n",
+    "# research workflows\n\nNo workflow scripts ship yet. The search/extract pipeline runs through the CLI:\n`research search`, `research extract` and `research gates --resolve` (the search\ngateway behind the `sgw_research::Backend` trait, over the `sgw_research::gateway`\nseams); see docs/research.md.\n",
 )];
