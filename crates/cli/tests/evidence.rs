@@ -275,6 +275,13 @@ async fn the_human_evidence_loop_from_a_captcha_to_an_answer_from_cache() {
     let shown = w.sgw(&["evidence", "show", &id]);
     assert_eq!(shown.status.code(), Some(0), "{}", show(&shown));
     assert!(String::from_utf8_lossy(&shown.stdout).contains("[captcha]"));
+    assert!(
+        String::from_utf8_lossy(&shown.stdout).contains(&format!(
+            "pass the CAPTCHA, and submit the page as a PDF, a screenshot, the URL or pasted text with `sgw evidence submit {id}`"
+        )),
+        "{}",
+        show(&shown)
+    );
 
     // A second blocked run reuses the open request.
     assert_eq!(blocked_request(&w), id);

@@ -254,7 +254,8 @@ fn render_request(r: &HumanRequest) -> String {
     } else {
         let _ = writeln!(out, "\nBlocked URLs");
         for b in &r.blocked {
-            let _ = writeln!(out, "  [{}] {}\n      {}", b.gate, b.url, b.needed);
+            let needed = sgw_provider_human_intake::needed_with_id(&b.needed, &r.id);
+            let _ = writeln!(out, "  [{}] {}\n      {needed}", b.gate, b.url);
         }
         if r.status == RequestStatus::Open {
             let _ = writeln!(

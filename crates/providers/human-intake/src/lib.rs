@@ -59,6 +59,16 @@ impl Default for HumanIntakeConfig {
 /// How a person hands evidence in, the tail of every "needed" sentence.
 pub const SUBMIT_HOW: &str = "submit the page as a PDF, a screenshot, the URL or pasted text with `sgw evidence submit` and this request's id";
 
+/// `needed` (as stored) with the request's id written into its command:
+/// "… with `sgw evidence submit hr-…`". The id is only known once the store
+/// has created the request, so stored sentences name it generically.
+pub fn needed_with_id(needed: &str, id: &str) -> String {
+    needed.replace(
+        "`sgw evidence submit` and this request's id",
+        &format!("`sgw evidence submit {id}`"),
+    )
+}
+
 /// The plain sentence saying what a person should do about `url` behind `gate`.
 pub fn needed_sentence(url: &str, gate: GateType, code: Option<FailureCode>) -> String {
     match gate {
@@ -219,9 +229,11 @@ impl Provider for HumanIntake {
             }
         ));
         for b in &request.blocked {
-            report
-                .notes
-                .push(format!("{id} needs [{}]: {}", b.gate, b.needed));
+            report.notes.push(format!(
+                "{id} needs [{}]: {}",
+                b.gate,
+                needed_with_id(&b.needed, &id)
+            ));
         }
         if request.blocked.is_empty() {
             report.notes.push(format!(

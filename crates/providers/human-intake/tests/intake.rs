@@ -74,6 +74,19 @@ async fn a_blocked_query_opens_one_request_with_gates_and_reuses_it() {
         "{captcha}"
     );
     assert!(captcha.contains("sgw evidence submit"));
+    assert!(
+        sgw_provider_human_intake::needed_with_id(captcha, &id)
+            .ends_with(&format!("with `sgw evidence submit {id}`.")),
+        "{captcha}"
+    );
+    assert!(
+        first
+            .notes
+            .iter()
+            .any(|n| n.contains(&format!("pass the CAPTCHA, and submit the page as a PDF, a screenshot, the URL or pasted text with `sgw evidence submit {id}`"))),
+        "{:#?}",
+        first.notes
+    );
 
     let second = gw.search(&request(QUERY)).await.unwrap();
     assert_eq!(
