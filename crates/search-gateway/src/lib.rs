@@ -21,16 +21,16 @@ use std::sync::Arc;
 // ---- linked providers: one line per provider feature (keeps their `inventory` registrations) ----
 #[cfg(feature = "cache")]
 use sgw_provider_cache as _;
+#[cfg(feature = "feed")]
+use sgw_provider_feed as _;
 #[cfg(feature = "human-intake")]
 use sgw_provider_human_intake as _;
 #[cfg(feature = "mirror")]
 use sgw_provider_mirror as _;
-#[cfg(feature = "search-engine")]
-use sgw_provider_search_engine as _;
 #[cfg(feature = "official-site")]
 use sgw_provider_official_site as _;
-#[cfg(feature = "feed")]
-use sgw_provider_feed as _;
+#[cfg(feature = "search-engine")]
+use sgw_provider_search_engine as _;
 // ---- end of linked providers ----
 
 /// A provider feature of this crate.
