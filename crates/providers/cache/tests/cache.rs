@@ -322,3 +322,49 @@ fn config_rejects_unknown_keys_naming_them() {
     assert!(err.contains("revalidte"), "{err}");
     assert!(sgw_provider_cache::build(&serde_json::json!({"max_age_days": 3}), &ctx).is_ok());
 }
+
+#[tokio::test]
+async fn a_source_ignoring_validators_but_unchanged_also_revalidates() {
+    let web = SimWeb::start().await;
+    serve_rates(&web, "\"v1\"", TEXT);
+    let (store, _dir) = store().await;
+    let gw = gateway(&web, &store, &[web.url("official.test", "/rates")], "");
+    gw.search(&request(QUERY)).await.unwrap();
+    let key = gw.cache_key(&request(QUERY));
+    age(&store, &key, 30).await;
+    // The same page, always 200, now with a new ETag.
+    web.route(
+        "official.test",
+        "/rates",
+        sgw_testkit::Response::html(sgw_testkit::pages::article(
+            "Central bank interest rate",
+            "Official Bank",
+            "2026-01-15",
+            &[TEXT],
+        ))
+        .header("etag", "\"v2\""),
+    );
+    let provider = CacheProvider::new(
+        CacheConfig::default(),
+        Some(store.clone()),
+        Some(fetcher(&web)),
+    );
+    let req = request(QUERY);
+    let report = provider.run(&call(&req, &key, false)).await.unwrap();
+    assert!(
+        report.codes.is_empty(),
+        "{:?} {:?}",
+        report.codes,
+        report.notes
+    );
+    assert!(matches!(
+        store.lookup(&key, jiff::Timestamp::now()).await.unwrap(),
+        CacheLookup::Fresh(_)
+    ));
+    let stored = store.evidence_for_key(&key).await.unwrap();
+    assert_eq!(
+        stored[0].evidence.validators.etag.as_deref(),
+        Some("\"v2\""),
+        "the new validators are kept for the next revalidation"
+    );
+}
