@@ -926,6 +926,46 @@ mod tests {
         assert!(ex.notes.contains("No sentence"), "{}", ex.notes);
     }
 
+    /// Random texts (multi-byte letters, digits, sentence ends, line breaks): no panic,
+    /// every quote a verbatim span of its source, ids and counts within bounds.
+    #[test]
+    fn arbitrary_texts_never_panic_and_quotes_stay_verbatim() {
+        let alphabet: Vec<char> =
+            "aé日 Rate rate policy 4.5%. 2026-03-01! ?\n\t\u{0}ß€Ω is the means"
+                .chars()
+                .collect();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..300 {
+            let len = (next() % 400) as usize;
+            let text: String = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            let texts = HashMap::from([("ev-a".to_string(), text.clone())]);
+            let sources = [source("s1-1", "ev-a", SourceQuality::Low)];
+            let req = ExtractRequest {
+                sub_question_id: "sq-1",
+                sub_question_text: "what is the policy rate 2026",
+                sources: &sources,
+            };
+            let ex = extract_claims(&req, &texts);
+            assert!(ex.claims.len() <= MAX_CLAIMS, "round {round}");
+            for c in &ex.claims {
+                assert!(text.contains(&c.quote), "round {round}: {c:?}");
+                assert!(!c.quote.trim().is_empty());
+            }
+            let spans = sentences(&text, 0, text.len());
+            for (s, e) in spans {
+                assert!(s < e && e <= text.len());
+            }
+        }
+    }
+
     #[test]
     fn gate_types_and_sentences() {
         assert_eq!(gate_type(GateType::Captcha, None), "captcha");

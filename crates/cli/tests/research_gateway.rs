@@ -216,6 +216,18 @@ fn a_session_researched_through_the_gateway() {
     assert_eq!(claims[0]["sourceQuality"], "primary");
     assert_eq!(e1["aborted"], false);
 
+    // The wrong evidence store: refused, the finding is not overwritten with nothing.
+    let other_store = gw.path().join("other.sqlite");
+    let e_wrong = research(r)
+        .args(["extract", &id, "--sub-question", "sq-1", "--policy", policy])
+        .args(["--store", other_store.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(e_wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e_wrong.stderr).contains("evidence store"));
+    let shown = json(r, &["show", &id, "--json"]);
+    assert_eq!(shown["findings"][0]["claims"][0]["quote"], RATE_SENTENCE);
+
     // extract sq-2 before the gate is cleared: nothing to read.
     let mut args = vec!["extract", id.as_str(), "--sub-question", "sq-2"];
     args.extend(gwargs);

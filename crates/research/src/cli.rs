@@ -991,6 +991,18 @@ fn cmd_extract(
                     a.sub_question, a.session_id, a.sub_question
                 )));
             }
+            if !ids.is_empty() && texts.is_empty() {
+                return Err(Error::Operational(format!(
+                    "none of the {} evidence record(s) of {}'s sources is in the gateway evidence store{}: is it the store `research search` used (--store / the policy's store.url)?",
+                    ids.len(),
+                    a.sub_question,
+                    a.gateway
+                        .store
+                        .as_deref()
+                        .map(|s| format!(" at {s}"))
+                        .unwrap_or_default()
+                )));
+            }
             let request = ExtractRequest {
                 sub_question_id: &a.sub_question,
                 sub_question_text: &text,
@@ -1168,4 +1180,43 @@ fn cmd_resolve(
         out(io, &t)?;
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_extractions;
+
+    #[test]
+    fn from_input_of_any_bytes_is_an_error_or_extractions_never_a_panic() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let samples: [&[u8]; 6] = [
+            b"",
+            b"[]",
+            b"{}",
+            b"{\"subQuestionId\":\"sq-1\",\"claims\":[],\"unsourcedClaims\":0}",
+            b"[{\"subQuestionId\":\"sq-1\",\"claims\":[{}],\"unsourcedClaims\":-1}]",
+            b"{\"subQuestionId\":\"sq-1\",\"claims\":[],\"unsourcedClaims\":0,\"extra\":1}",
+        ];
+        let ok = parse_extractions(samples[3], "t", "sq-1").unwrap();
+        assert_eq!(ok.len(), 1);
+        for s in &samples[..3] {
+            assert!(parse_extractions(s, "t", "sq-1").is_err());
+        }
+        for s in &samples[4..] {
+            assert!(parse_extractions(s, "t", "sq-1").is_err());
+        }
+        for _ in 0..500 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let base = samples[(seed % 6) as usize];
+            let mut bytes = base.to_vec();
+            if !bytes.is_empty() {
+                let at = (seed >> 8) as usize % bytes.len();
+                bytes[at] = (seed >> 24) as u8;
+                bytes.truncate(((seed >> 32) as usize % bytes.len()) + 1);
+            }
+            let _ = parse_extractions(&bytes, "t", "sq-1");
+        }
+    }
 }
