@@ -181,7 +181,7 @@ impl Backend for GatewayBackend {
                 .map_err(|e| BackendError::Usage(format!("{}: {e}", request.sub_question_id)))
         });
         bar.finish_and_clear();
-        Ok(report(&result?))
+        Ok(report(&result?, &request.session_id))
     }
 
     fn evidence_texts(
@@ -245,7 +245,7 @@ pub fn gate_type(gate: GateType, detail: Option<&str>) -> String {
 }
 
 /// A plain sentence: what a person has to do for a gated URL.
-pub fn what_is_needed(gate: &str, url: &str) -> String {
+pub fn what_is_needed(gate: &str, url: &str, session_id: &str) -> String {
     let action = match gate {
         "captcha" => "open it in a browser and pass the CAPTCHA yourself",
         "cloudflare" | "cdn" => {
@@ -259,12 +259,12 @@ pub fn what_is_needed(gate: &str, url: &str) -> String {
         _ => "open it in a browser",
     };
     format!(
-        "The gateway could not read {url}: {action}, then hand in the page as pasted text, a saved HTML or PDF file, or a URL it can read (`research gates --resolve <sessionId> <gateId> --text …|--file …|--url …`)."
+        "The gateway could not read {url}: {action}, then hand in the page as pasted text, a saved HTML or PDF file, or a URL it can read (`research gates --resolve {session_id} <gateId> --text …|--file …|--url …`)."
     )
 }
 
 /// The session-side view of a gateway result.
-pub fn report(result: &SearchResult) -> GatewayReport {
+pub fn report(result: &SearchResult, session_id: &str) -> GatewayReport {
     let mut kept = Vec::new();
     let mut unstored = 0;
     for s in &result.sources {
@@ -311,7 +311,7 @@ pub fn report(result: &SearchResult) -> GatewayReport {
             .find_map(|a| a.detail.as_deref());
         let gate = gate_type(blocked.gate, detail);
         gated.push(GatedUrl {
-            what_is_needed: what_is_needed(&gate, &blocked.url),
+            what_is_needed: what_is_needed(&gate, &blocked.url, session_id),
             url: blocked.url,
             gate_type: gate,
         });
@@ -792,7 +792,7 @@ async fn submit(
                         blocked: vec![BlockedUrl {
                             url: gate.url.to_string(),
                             gate: gate_kind,
-                            needed: what_is_needed(gate.gate_type, gate.url),
+                            needed: what_is_needed(gate.gate_type, gate.url, gate.session_id),
                         }],
                     },
                     now,
@@ -975,7 +975,11 @@ mod tests {
         );
         assert_eq!(gate_type(GateType::Cdn, Some("AkamaiGHost")), "cdn");
         assert_eq!(gate_type(GateType::DynamicPage, None), "dynamic_page");
-        let s = what_is_needed("login", "https://x.example/a");
+        let s = what_is_needed("login", "https://x.example/a", "01ARZ3NDEKTSV4RRFFQ69G5FAV");
+        assert!(
+            s.contains("--resolve 01ARZ3NDEKTSV4RRFFQ69G5FAV <gateId>"),
+            "{s}"
+        );
         assert!(
             s.contains("https://x.example/a") && s.contains("sign in"),
             "{s}"
