@@ -66,7 +66,15 @@ fn ci() -> Result<()> {
         "-D",
         "warnings",
     ])?;
-    cargo(&["test", "--workspace"])
+    cargo(&["test", "--workspace"])?;
+    cargo(&[
+        "test",
+        "-p",
+        "search-gateway",
+        "--no-default-features",
+        "--features",
+        "feed",
+    ])
 }
 
 fn policy_check() -> Result<()> {
