@@ -11,7 +11,7 @@ use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use sgw_contract::{
     Attempt, AttemptOutcome, BuildContext, CacheKey, EvidenceSink, FailureCode, PlannedSource,
     Provider, ProviderCall, ProviderError, ProviderFactory, ProviderReport, Scoring, SearchRequest,
-    SearchResult, Services, confidence_level,
+    SearchResult, Services, SourceTier, confidence_level,
 };
 use std::fmt;
 use std::num::NonZeroU32;
@@ -604,7 +604,10 @@ impl Run {
                     .push(format!("no text could be extracted from {url}"));
                 continue;
             }
-            if answer::relevance(&terms, &evidence) < inner.policy.execution.relevance_threshold {
+            // A person handed this evidence in for this very request: it is not filtered by terms.
+            if tier != SourceTier::UserSuppliedEvidence
+                && answer::relevance(&terms, &evidence) < inner.policy.execution.relevance_threshold
+            {
                 self.rejected_irrelevant += 1;
                 tracing::debug!(%url, "below the relevance threshold");
                 continue;

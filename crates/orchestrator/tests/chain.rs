@@ -428,3 +428,26 @@ async fn bad_requests_are_refused() {
     r.fields = vec!["a:date".parse().unwrap(), "a:number".parse().unwrap()];
     assert!(gw.search(&r).await.is_err());
 }
+
+#[tokio::test(start_paused = true)]
+async fn user_evidence_is_never_upgraded_nor_dropped_for_its_wording() {
+    let a = unique("human");
+    let yaml = format!(
+        "{HEAD}providers:\n  cached_evidence:\n    - {}\n",
+        provider(
+            &a,
+            ", docs: [{url: \"https://stats.example/upload\", title: \"scan\", text: \"4.5 per cent from March\", tier: USER_SUPPLIED_EVIDENCE}]"
+        ),
+    );
+    let r = gateway(&yaml)
+        .search(&request("interest rate"))
+        .await
+        .unwrap();
+    assert!(r.has_answer(), "{:?}", r.notes);
+    assert_eq!(
+        r.sources[0].tier,
+        SourceTier::UserSuppliedEvidence,
+        "a registry domain does not upgrade it"
+    );
+    assert_eq!(r.confidence, 0.5);
+}
