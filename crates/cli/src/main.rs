@@ -9,7 +9,12 @@ use std::process::ExitCode;
 /// Evidence-first search: a fallback chain of providers with trust tiers,
 /// confidence scores and structured failure codes.
 #[derive(Debug, Parser)]
-#[command(name = "sgw", version, about, long_about = None)]
+#[command(
+    name = "sgw",
+    version,
+    about = "Evidence-first search: a fallback chain of providers with trust tiers, confidence scores and structured failure codes.",
+    after_help = "Start with `sgw demo` (no network, no keys), then `sgw search \"your question\"`.\n\nExit codes: 0 a result was produced, 1 usage error (bad flag, bad policy, bad input file),\n2 operational failure (no evidence could be obtained, not found), 3 I/O failure (disk, store).\n\nDocs: README.md and docs/ (policy-reference.md, failure-codes.md, network.md, store.md)."
+)]
 struct Cli {
     /// More log output (-v info, -vv debug, -vvv trace). `RUST_LOG` overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
