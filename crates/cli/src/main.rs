@@ -2,6 +2,7 @@
 
 mod cmd;
 mod exit;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

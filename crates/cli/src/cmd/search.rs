@@ -104,10 +104,10 @@ pub async fn run(args: Args) -> CliResult {
             CliError::Io(e.to_string())
         }
     })?;
-    let result = gateway
-        .search(&request)
-        .await
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let spinner = crate::progress::spinner(format!("searching: {}", request.query));
+    let result = gateway.search(&request).await;
+    spinner.finish_and_clear();
+    let result = result.map_err(|e| CliError::Usage(e.to_string()))?;
     if args.json {
         println!(
             "{}",
