@@ -1,4 +1,5 @@
 //! End-to-end scenarios through the facade against the simulated web: one
 //! binary, one module per topic.
 
+mod docs;
 mod scenarios;
