@@ -22,7 +22,7 @@
 use search_gateway::contract::{Evidence, Passage, SearchResult};
 use search_gateway::extract::{Document, DocumentKind, Metadata, Url, find_dates, tokenize};
 use search_gateway::store::{
-    BlockedUrl, GateType, NewHumanRequest, RequestStatus, StalenessRules, Store, Submission,
+    BlockedUrl, GateType, NewHumanRequest, RequestStatus, Store, Submission,
 };
 use search_gateway::{Gateway, OpenOptions, Policy};
 use sgw_research::{
@@ -32,7 +32,7 @@ use sgw_research::{
 };
 use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// The largest evidence file `gates --resolve --file` accepts.
@@ -129,37 +129,13 @@ async fn open_gateway(options: &GatewayOptions) -> Result<Gateway, BackendError>
         .map_err(open_error)
 }
 
-/// The evidence store the gateway would use: `--store`, else the policy's
-/// `store.url` (relative to the policy file), else the default location.
-// The facade resolves the same way inside `build`; it does not expose the store.
+/// The evidence store the gateway would use (`--store`, else the policy's
+/// `store.url`, else the default location), decided by the facade.
 async fn open_store(options: &GatewayOptions, policy: &Policy) -> Result<Store, BackendError> {
-    let location = match (&options.store, &policy.store) {
-        (Some(s), _) => Some(s.clone()),
-        (None, Some(settings)) => {
-            let url = &settings.url;
-            if url.contains("://") || url.starts_with("sqlite:") || Path::new(url).is_absolute() {
-                Some(url.clone())
-            } else {
-                let dir = policy
-                    .origin
-                    .as_ref()
-                    .and_then(|p| p.parent())
-                    .map(Path::to_path_buf)
-                    .unwrap_or_else(|| PathBuf::from("."));
-                Some(dir.join(url).display().to_string())
-            }
-        }
-        (None, None) => None,
-    };
-    let store = match location {
-        Some(l) => Store::open(&l).await,
-        None => Store::open_default().await,
-    }
-    .map_err(|e| BackendError::Io(format!("evidence store: {e}")))?;
-    Ok(store.with_staleness(StalenessRules {
-        by_topic: policy.cache_policy.stale_after_days_by_topic.clone(),
-        default_days: policy.cache_policy.stale_after_days("default"),
-    }))
+    search_gateway::open_store(policy, &open_options(options))
+        .await
+        .map_err(|e| BackendError::Io(e.to_string()))?
+        .ok_or_else(|| BackendError::Io("evidence store: none configured".into()))
 }
 
 impl Backend for GatewayBackend {

@@ -168,7 +168,10 @@ pub fn network_config(policy: &Policy) -> Result<FetchConfig, OpenError> {
     }
 }
 
-fn store_location(policy: &Policy, options: &OpenOptions) -> Option<String> {
+/// Where the evidence store lives: `options.store`, else the policy's
+/// `store.url` (a relative path is resolved against the policy file's
+/// directory), else `None` for the store's default location.
+pub fn store_location(policy: &Policy, options: &OpenOptions) -> Option<String> {
     if let Some(s) = &options.store {
         return Some(s.clone());
     }
@@ -183,6 +186,33 @@ fn store_location(policy: &Policy, options: &OpenOptions) -> Option<String> {
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
     Some(dir.join(url).display().to_string())
+}
+
+/// The policy's cache staleness rules (days per topic type, and the default).
+pub fn staleness_rules(policy: &Policy) -> sgw_store::StalenessRules {
+    sgw_store::StalenessRules {
+        by_topic: policy.cache_policy.stale_after_days_by_topic.clone(),
+        default_days: policy.cache_policy.stale_after_days("default"),
+    }
+}
+
+/// Opens the evidence store the gateway built from `policy` and `options`
+/// uses (see [`store_location`]), with the policy's staleness rules applied.
+/// `Ok(None)` when `options.no_store` asks for no store at all. This is the
+/// one place that decides where the store lives: [`build`], `sgw cache`,
+/// `sgw evidence` and the `research` backend all open it here.
+pub async fn open_store(
+    policy: &Policy,
+    options: &OpenOptions,
+) -> Result<Option<Store>, OpenError> {
+    if options.no_store {
+        return Ok(None);
+    }
+    let store = match store_location(policy, options) {
+        Some(location) => Store::open(&location).await?,
+        None => Store::open_default().await?,
+    };
+    Ok(Some(store.with_staleness(staleness_rules(policy))))
 }
 
 /// Builds a gateway from a loaded policy: network layer, evidence store,
@@ -202,16 +232,8 @@ pub async fn build(policy: Policy, options: OpenOptions) -> Result<Gateway, Open
     let mut services = sgw_contract::Services::new();
     services.insert(Arc::new(fetcher));
     let mut builder = GatewayBuilder::new(policy.clone());
-    if !options.no_store {
-        let store = match store_location(&policy, &options) {
-            Some(location) => Store::open(&location).await?,
-            None => Store::open_default().await?,
-        };
-        let rules = sgw_store::StalenessRules {
-            by_topic: policy.cache_policy.stale_after_days_by_topic.clone(),
-            default_days: policy.cache_policy.stale_after_days("default"),
-        };
-        let store = Arc::new(store.with_staleness(rules));
+    if let Some(store) = open_store(&policy, &options).await? {
+        let store = Arc::new(store);
         services.insert(store.clone());
         builder = builder.sink(store);
     }

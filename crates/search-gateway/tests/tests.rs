@@ -69,3 +69,48 @@ fn the_analyzer_keeps_quotes_verbatim() {
         assert_eq!(&text[f.start..f.end], f.quote);
     }
 }
+
+#[tokio::test]
+async fn the_store_location_is_decided_in_one_place() {
+    use search_gateway::{OpenOptions, open_store, store_location};
+    let dir = tempfile::tempdir().unwrap();
+    let policy_path = dir.path().join("policy.yaml");
+    std::fs::write(
+        &policy_path,
+        "version: 1\nname: store-test\nstore:\n  url: data/ev.sqlite\ncache_policy:\n  stale_after_days_by_topic:\n    news: 2\n    default: 9\n",
+    )
+    .unwrap();
+    let (policy, _) = search_gateway::load_policy(&policy_path).unwrap();
+    // A relative `store.url` is resolved against the policy file's directory.
+    let relative = store_location(&policy, &OpenOptions::default()).unwrap();
+    assert_eq!(
+        std::path::Path::new(&relative),
+        dir.path().join("data/ev.sqlite")
+    );
+    // `--store` wins over the policy.
+    let flag = OpenOptions {
+        store: Some("sqlite::memory:".into()),
+        no_store: false,
+    };
+    assert_eq!(
+        store_location(&policy, &flag).as_deref(),
+        Some("sqlite::memory:")
+    );
+    // `no_store` opens nothing; otherwise the store carries the policy's staleness rules.
+    let none = OpenOptions {
+        store: None,
+        no_store: true,
+    };
+    assert!(open_store(&policy, &none).await.unwrap().is_none());
+    let rules = search_gateway::staleness_rules(&policy);
+    assert_eq!(rules.by_topic.get("news"), Some(&2));
+    assert_eq!(rules.default_days, 9);
+    std::fs::create_dir_all(dir.path().join("data")).unwrap();
+    let store = open_store(&policy, &OpenOptions::default())
+        .await
+        .unwrap()
+        .expect("a store");
+    assert_eq!(store.staleness(), &rules);
+    store.close().await;
+    assert!(dir.path().join("data/ev.sqlite").exists());
+}

@@ -6,11 +6,9 @@
 //! policy (`--policy`, default the built-in one).
 
 use crate::exit::{CliError, CliResult};
-use search_gateway::store::{
-    CacheEntrySummary, CacheFilter, CacheLookup, StalenessRules, Store, StoreError,
-};
+use search_gateway::store::{CacheEntrySummary, CacheFilter, CacheLookup, Store, StoreError};
 use search_gateway::{CacheKey, Policy};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Where the store is and which policy rules apply (shared by `sgw cache` and `sgw evidence`).
@@ -45,35 +43,20 @@ impl StoreArgs {
         }
     }
 
-    /// Opens the store with the policy's staleness rules.
+    /// Opens the store with the policy's staleness rules (where it lives is
+    /// decided by [`search_gateway::open_store`]).
     pub async fn open(&self, policy: &Policy) -> Result<Store, CliError> {
-        let store = match self.location(policy) {
-            Some(location) => Store::open(&location).await,
-            None => Store::open_default().await,
-        }
-        .map_err(store_error)?;
-        let rules = StalenessRules {
-            by_topic: policy.cache_policy.stale_after_days_by_topic.clone(),
-            default_days: policy.cache_policy.stale_after_days("default"),
+        let options = search_gateway::OpenOptions {
+            store: self.store.clone(),
+            no_store: false,
         };
-        Ok(store.with_staleness(rules))
-    }
-
-    fn location(&self, policy: &Policy) -> Option<String> {
-        if let Some(s) = &self.store {
-            return Some(s.clone());
+        match search_gateway::open_store(policy, &options).await {
+            Ok(Some(store)) => Ok(store),
+            Ok(None) => Err(CliError::Usage("no evidence store configured".into())),
+            Err(search_gateway::OpenError::Store(e)) => Err(store_error(e)),
+            Err(e) if e.is_usage() => Err(CliError::Usage(e.to_string())),
+            Err(e) => Err(CliError::Io(e.to_string())),
         }
-        let url = &policy.store.as_ref()?.url;
-        if url.contains("://") || url.starts_with("sqlite:") || Path::new(url).is_absolute() {
-            return Some(url.clone());
-        }
-        let dir = policy
-            .origin
-            .as_ref()
-            .and_then(|p| p.parent())
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
-        Some(dir.join(url).display().to_string())
     }
 }
 
