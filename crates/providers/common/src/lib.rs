@@ -16,6 +16,8 @@ pub mod markup;
 mod rank;
 mod read;
 mod template;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use rank::{
     Candidate, Ranked, TIME_SENSITIVE_TOPICS, is_time_sensitive, parse_date, rank, terms,

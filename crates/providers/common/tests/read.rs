@@ -1,7 +1,9 @@
-use crate::support::{CallData, fetcher, source};
 use sgw_contract::{AttemptOutcome, FailureCode, SourceTier};
+use sgw_provider_common::testing::{CallData, fetcher, source};
 use sgw_provider_common::{PageTarget, provider_error, read_page, read_pages, source_for};
 use sgw_testkit::{Captcha, Cdn, Fault, Response, SimWeb, pages};
+
+const STEP: &str = "direct_official_adapter";
 
 const PARAS: &[&str] = &[
     "The standard deposit rate is 4.5% from 1 March 2026, the board decided.",
@@ -23,7 +25,7 @@ async fn healthy_page_becomes_evidence() {
         .header("etag", "\"v1\""),
     );
     let f = fetcher(&web);
-    let mut data = CallData::new("deposit rate", "policy_or_law");
+    let mut data = CallData::new("deposit rate", "policy_or_law", STEP);
     data.sources = vec![source("bank", "bank.test", SourceTier::OfficialPrimary)];
     let url = web.url("bank.test", "/rates");
     let call = data.call();
@@ -59,7 +61,7 @@ async fn failures_keep_the_fetch_code() {
         Response::html("<html><body>   </body></html>"),
     );
     let f = fetcher(&web);
-    let data = CallData::new("anything here", "default");
+    let data = CallData::new("anything here", "default", STEP);
     let call = data.call();
     let cases = [
         ("/cdn", FailureCode::SourceBlockedByCdn, Some(403)),
@@ -118,7 +120,7 @@ async fn read_pages_stops_at_max_and_traces_each_target() {
     }
     web.route("news.test", "/blocked", Fault::CdnBlock(Cdn::Akamai));
     let f = fetcher(&web);
-    let mut data = CallData::new("deposit rate", "news");
+    let mut data = CallData::new("deposit rate", "news", STEP);
     data.sources = vec![source("news", "news.test", SourceTier::AuthoritativeMedia)];
     let call = data.call();
     let mut targets = vec![PageTarget::new(
@@ -168,7 +170,7 @@ async fn provider_error_carries_code_status_and_retry_after() {
         },
     );
     let f = fetcher(&web);
-    let data = CallData::new("x", "default");
+    let data = CallData::new("x", "default", STEP);
     let call = data.call();
     let err = f
         .fetch(&sgw_fetch::FetchRequest::api(web.url("api.test", "/v1")))

@@ -4,5 +4,3 @@ mod markup;
 mod rank;
 mod read;
 mod template;
-
-pub mod support;

@@ -1,0 +1,127 @@
+//! Store-backed fixtures (feature `testing-store`): an evidence store in a
+//! temp dir, a page-reading stand-in for the official-site adapter
+//! ([`PAGE`]), and a gateway that reads pages first and then runs the
+//! provider under test on the store.
+
+use super::{fetcher, services};
+use crate::sgw_fetch::Fetcher;
+use serde::Deserialize;
+use sgw_contract::{
+    BuildContext, FactoryError, Provider, ProviderCall, ProviderError, ProviderFactory,
+    ProviderReport,
+};
+use sgw_orchestrator::{Gateway, GatewayBuilder, Policy};
+use sgw_store::Store;
+use sgw_testkit::SimWeb;
+use std::sync::Arc;
+
+/// A SQLite store in its own temp dir (kept alive by the returned guard).
+pub async fn store() -> (Arc<Store>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("store.sqlite");
+    let store = Store::open(path.to_str().expect("a UTF-8 temp path"))
+        .await
+        .unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
+    (Arc::new(store), dir)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PageConfig {
+    urls: Vec<url::Url>,
+}
+
+/// A minimal official-site stand-in: reads its configured URLs.
+struct PageProvider {
+    urls: Vec<url::Url>,
+    fetcher: Arc<Fetcher>,
+}
+
+#[async_trait::async_trait]
+impl Provider for PageProvider {
+    async fn run(&self, call: &ProviderCall<'_>) -> Result<ProviderReport, ProviderError> {
+        let mut report = ProviderReport::default();
+        for url in &self.urls {
+            match crate::read_page(&self.fetcher, url, call, None).await {
+                Ok(ev) => report.evidence.push(ev),
+                Err(attempt) => report.attempts.push(attempt),
+            }
+        }
+        Ok(report)
+    }
+}
+
+fn build_page(
+    config: &serde_json::Value,
+    ctx: &BuildContext,
+) -> Result<Arc<dyn Provider>, FactoryError> {
+    let c: PageConfig = crate::parse_config(config)?;
+    Ok(Arc::new(PageProvider {
+        urls: c.urls,
+        fetcher: crate::fetcher(ctx)?,
+    }))
+}
+
+/// Kind `test-page` at `direct_official_adapter`: reads `config.urls`.
+pub const PAGE: ProviderFactory = ProviderFactory {
+    kind: "test-page",
+    step: "direct_official_adapter",
+    crate_name: "tests",
+    description: "reads configured URLs",
+    build: build_page,
+};
+
+/// A gateway on `store` (its evidence sink): `test-page` reading `urls`
+/// at `direct_official_adapter`, then `provider` bound at its own step with
+/// the YAML lines `config` (indented under its `- kind:` item, may be
+/// empty), then `user_supplied_evidence_request`. `official.test` is
+/// OFFICIAL_PRIMARY; the fetcher and the store are the services.
+pub fn gateway(
+    web: &SimWeb,
+    store: &Arc<Store>,
+    provider: ProviderFactory,
+    urls: &[url::Url],
+    config: &str,
+) -> Gateway {
+    let list: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
+    let last = "user_supplied_evidence_request";
+    let chain = if provider.step == last {
+        format!("direct_official_adapter, {last}")
+    } else {
+        format!("direct_official_adapter, {}, {last}", provider.step)
+    };
+    let yaml = format!(
+        "version: 1
+name: t
+fallback_chain: [{chain}]
+tiering:
+  - {{ domain: official.test, tier: OFFICIAL_PRIMARY }}
+execution:
+  deadline_ms: 10000
+  target_confidence: 0.85
+  max_sources: 4
+  relevance_threshold: 0.5
+providers:
+  direct_official_adapter:
+    - kind: test-page
+      config: {{ urls: [{}] }}
+  {}:
+    - kind: {}
+{config}",
+        list.join(", "),
+        provider.step,
+        provider.kind,
+    );
+    let kinds = [PAGE.kind, provider.kind];
+    let (policy, _) = Policy::from_bytes(yaml.as_bytes(), Some("t.yaml"), &kinds)
+        .unwrap_or_else(|e| panic!("{e}\n{yaml}"));
+    let mut services = services(fetcher(web));
+    services.insert(store.clone());
+    GatewayBuilder::new(policy)
+        .services(services)
+        .sink(store.clone())
+        .register(PAGE)
+        .register(provider)
+        .build()
+        .unwrap_or_else(|e| panic!("{e}\n{yaml}"))
+}
