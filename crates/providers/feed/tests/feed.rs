@@ -1,5 +1,5 @@
-use crate::support::{CallData, PARAS, build, fetcher, source};
 use sgw_contract::{AttemptOutcome, FailureCode, SourceTier};
+use sgw_provider_common::testing::{CallData, PARAS, build, fetcher, source};
 use sgw_testkit::feeds::{self, FeedItem};
 use sgw_testkit::{Cdn, Fault, Response, SimWeb, pages};
 

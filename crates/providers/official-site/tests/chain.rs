@@ -2,9 +2,9 @@
 //! the registry, failures become result codes, the chain falls back from the
 //! blocked entry page to the site's own search.
 
-use crate::support::{PARAS, fetcher};
 use sgw_contract::{FailureCode, SearchRequest, Services, SourceTier};
 use sgw_orchestrator::{GatewayBuilder, Policy};
+use sgw_provider_common::testing::{PARAS, fetcher};
 use sgw_testkit::{Cdn, Fault, Response, SimWeb, opensearch, pages};
 
 #[tokio::test]
