@@ -1,6 +1,7 @@
-use crate::support::{build, run, source};
+use crate::support::{run, source};
 use serde_json::json;
 use sgw_contract::{AttemptOutcome, FailureCode, SearchRequest, SourceTier};
+use sgw_provider_common::testing::{build, fetcher};
 use sgw_testkit::{Cdn, Fault, Response, SimWeb, pages};
 
 #[tokio::test]
@@ -22,7 +23,7 @@ async fn official_host_is_read_from_its_mirror() {
     let p = build(
         "mirror",
         json!({"rules": [{"from": "docs.test", "to": ["dead-mirror.test", "mirror.test"]}]}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let entry = format!("http://docs.test:{port}/guide/rates");
@@ -55,7 +56,7 @@ async fn no_matching_host_is_an_empty_attempt() {
     let p = build(
         "mirror",
         json!({"rules": [{"from": "docs.test", "to": ["mirror.test"]}]}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let sources = [source(
@@ -112,7 +113,7 @@ async fn media_site_search_hits_on_its_domains_are_read() {
     let p = build(
         "mirror",
         json!({"media": [{"publisher": "The News", "search_url": search_url, "domains": ["news.test"]}]}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let r = run(&*p, &SearchRequest::new("interest rate decision"), &[])
@@ -147,7 +148,7 @@ async fn failing_media_search_is_an_attempt_not_a_provider_failure() {
     let p = build(
         "mirror",
         json!({"media": [{"publisher": "N", "search_url": search_url, "domains": ["news.test"]}]}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let r = run(&*p, &SearchRequest::new("q"), &[]).await.unwrap();
@@ -164,11 +165,11 @@ async fn bad_config_names_the_field() {
     let e = build(
         "mirror",
         json!({"rules": [{"from": "docs.test", "to": []}]}),
-        &web,
+        fetcher(&web),
     )
     .err()
     .unwrap();
     assert!(e.to_string().starts_with("rules[0].to"), "{e}");
-    let e = build("mirror", json!({}), &web).err().unwrap();
+    let e = build("mirror", json!({}), fetcher(&web)).err().unwrap();
     assert!(e.to_string().contains("rules"), "{e}");
 }

@@ -1,6 +1,7 @@
-use crate::support::{build, run, source};
+use crate::support::{run, source};
 use serde_json::json;
 use sgw_contract::{AttemptOutcome, FailureCode, SearchRequest, SourceTier};
+use sgw_provider_common::testing::{build, fetcher};
 use sgw_testkit::wayback::{self, Snapshot};
 use sgw_testkit::{Fault, Response, RetryAfter, SimWeb, pages};
 
@@ -48,7 +49,7 @@ fn config(web: &SimWeb) -> serde_json::Value {
 #[tokio::test]
 async fn snapshot_is_read_with_snapshot_at_and_demoted_tier() {
     let (web, original) = archive_web().await;
-    let p = build("web-archive", config(&web), &web).unwrap();
+    let p = build("web-archive", config(&web), fetcher(&web)).unwrap();
     let sources = [source(
         "docs",
         SourceTier::OfficialPrimary,
@@ -93,7 +94,7 @@ async fn snapshot_is_read_with_snapshot_at_and_demoted_tier() {
 #[tokio::test]
 async fn hint_urls_are_looked_up_and_missing_snapshots_are_empty() {
     let (web, original) = archive_web().await;
-    let p = build("web-archive", config(&web), &web).unwrap();
+    let p = build("web-archive", config(&web), fetcher(&web)).unwrap();
     let other = format!("http://other.test:{}/page", web.port());
     let mut request = SearchRequest::new("interest rate");
     request.hints.urls = vec![other.clone(), original];
@@ -114,7 +115,7 @@ async fn hint_urls_are_looked_up_and_missing_snapshots_are_empty() {
 #[tokio::test]
 async fn nothing_to_look_up_is_an_empty_attempt() {
     let (web, _) = archive_web().await;
-    let p = build("web-archive", config(&web), &web).unwrap();
+    let p = build("web-archive", config(&web), fetcher(&web)).unwrap();
     let r = run(&*p, &SearchRequest::new("q"), &[]).await.unwrap();
     assert!(r.evidence.is_empty());
     assert_eq!(r.attempts[0].outcome, AttemptOutcome::Empty);
@@ -130,7 +131,7 @@ async fn rate_limited_archive_fails_the_provider_with_retry_after() {
             retry_after: Some(RetryAfter::Seconds(60)),
         },
     );
-    let p = build("web-archive", config(&web), &web).unwrap();
+    let p = build("web-archive", config(&web), fetcher(&web)).unwrap();
     let sources = [source(
         "docs",
         SourceTier::OfficialPrimary,
@@ -152,7 +153,7 @@ async fn malformed_availability_answer_is_a_clear_failure() {
         "/wayback/available",
         Response::json(&json!({"archived_snapshots": "x"})),
     );
-    let p = build("web-archive", config(&web), &web).unwrap();
+    let p = build("web-archive", config(&web), fetcher(&web)).unwrap();
     let sources = [source(
         "docs",
         SourceTier::OfficialPrimary,
@@ -176,13 +177,13 @@ async fn bad_config_names_the_field() {
     let e = build(
         "web-archive",
         json!({"availability_url": "http://a.test/x"}),
-        &web,
+        fetcher(&web),
     )
     .err()
     .unwrap();
     assert!(e.to_string().starts_with("availability_url"), "{e}");
     assert!(
-        build("web-archive", json!(null), &web).is_ok(),
+        build("web-archive", json!(null), fetcher(&web)).is_ok(),
         "defaults are valid"
     );
 }

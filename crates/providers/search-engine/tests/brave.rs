@@ -1,6 +1,7 @@
-use crate::support::{build, run};
+use crate::support::run;
 use serde_json::json;
 use sgw_contract::{FailureCode, SourceTier};
+use sgw_provider_common::testing::{build, fetcher};
 use sgw_testkit::brave::{self, BraveResult};
 use sgw_testkit::{Fault, RetryAfter, SimWeb};
 
@@ -38,7 +39,7 @@ async fn results_with_key_from_env() {
     let missing = "SGW_TEST_BRAVE_KEY_NEVER_SET";
     let cfg = |var: &str| json!({"endpoint": endpoint.as_str(), "api_key_env": var, "max_results": 5, "read_top": 0});
     // Missing: a run-time misconfiguration naming the variable, and no request.
-    let p = build("brave", cfg(missing), &web).unwrap();
+    let p = build("brave", cfg(missing), fetcher(&web)).unwrap();
     let e = run(&*p, "rust release").await.unwrap_err();
     assert_eq!(e.code, FailureCode::SearchProviderMisconfigured);
     assert!(e.message.contains(missing), "{}", e.message);
@@ -48,7 +49,7 @@ async fn results_with_key_from_env() {
         "no request without a key"
     );
 
-    let p = build("brave", cfg("PATH"), &web).unwrap();
+    let p = build("brave", cfg("PATH"), fetcher(&web)).unwrap();
     let r = run(&*p, "rust release").await.unwrap();
     assert_eq!(r.evidence.len(), 1);
     let ev = &r.evidence[0];
@@ -68,7 +69,7 @@ async fn refused_key_is_misconfigured() {
     let p = build(
         "brave",
         json!({"endpoint": endpoint.as_str(), "api_key_env": var}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let e = run(&*p, "q").await.unwrap_err();
@@ -96,7 +97,7 @@ async fn rate_limited_with_retry_after() {
     let p = build(
         "brave",
         json!({"endpoint": endpoint.as_str(), "api_key_env": var}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let e = run(&*p, "q").await.unwrap_err();
@@ -111,11 +112,11 @@ async fn builds_without_a_key_in_the_environment() {
         build(
             "brave",
             json!({"api_key_env": "SGW_TEST_BRAVE_NEVER_SET"}),
-            &web
+            fetcher(&web)
         )
         .is_ok()
     );
-    let e = build("brave", json!({"max_results": 21}), &web)
+    let e = build("brave", json!({"max_results": 21}), fetcher(&web))
         .err()
         .unwrap();
     assert!(e.to_string().contains("max_results"), "{e}");

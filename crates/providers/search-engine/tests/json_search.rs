@@ -1,6 +1,7 @@
-use crate::support::{build, run};
+use crate::support::run;
 use serde_json::json;
 use sgw_contract::{AttemptOutcome, FailureCode};
+use sgw_provider_common::testing::{build, fetcher};
 use sgw_testkit::{Response, SimWeb, pages};
 
 #[tokio::test]
@@ -32,7 +33,7 @@ async fn pointers_pick_fields_and_best_hit_is_read() {
         "json-search",
         json!({"url_template": template, "items": "/data/items", "url": "/link", "title": "/name",
                "snippet": "/summary/text", "date": "/when", "read_top": 1}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let r = run(&*p, "budget 2026").await.unwrap();
@@ -56,7 +57,7 @@ async fn wrong_items_pointer_is_a_clear_failure() {
     let p = build(
         "json-search",
         json!({"url_template": template, "items": "/data/items", "url": "/u"}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let e = run(&*p, "q").await.unwrap_err();
@@ -84,13 +85,13 @@ async fn header_from_env_is_sent_and_missing_env_is_misconfigured() {
                      "headers": [{"name": "Authorization", "env": var, "format": "Bearer {value}"}]})
     };
     let missing = "SGW_TEST_JSON_SEARCH_TOKEN_NEVER_SET";
-    let p = build("json-search", cfg(missing), &web).unwrap();
+    let p = build("json-search", cfg(missing), fetcher(&web)).unwrap();
     let e = run(&*p, "q").await.unwrap_err();
     assert_eq!(e.code, FailureCode::SearchProviderMisconfigured);
     assert!(e.message.contains(missing), "{}", e.message);
     // No test writes the environment (unsafe_code is forbidden): the cargo
     // runner's CARGO_PKG_NAME stands for a set token.
-    let p = build("json-search", cfg("CARGO_PKG_NAME"), &web).unwrap();
+    let p = build("json-search", cfg("CARGO_PKG_NAME"), fetcher(&web)).unwrap();
     let r = run(&*p, "q").await.unwrap();
     assert_eq!(
         r.evidence[0].url.as_str(),

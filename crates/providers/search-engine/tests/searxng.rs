@@ -1,6 +1,7 @@
-use crate::support::{build, run, run_until, run_with};
+use crate::support::{run, run_until, run_with};
 use serde_json::json;
 use sgw_contract::{AttemptOutcome, FailureCode, PlannedSource, SourceTier};
+use sgw_provider_common::testing::{build, fetcher, source};
 use sgw_testkit::searxng::{self, SearxResult};
 use sgw_testkit::{Fault, Response, SimWeb, pages};
 
@@ -69,21 +70,12 @@ async fn healthy_results_give_snippet_leads_and_read_pages() {
     let p = build(
         "searxng",
         json!({"base_url": base.as_str(), "engines": ["bing", "google"]}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let docs = PlannedSource {
-        id: "docs".into(),
         publisher: "Docs Bank".into(),
-        tier: SourceTier::OfficialPrimary,
-        domains: vec!["docs.test".into()],
-        scopes: vec![],
-        topics: vec![],
-        entry_urls: vec![],
-        search_url: None,
-        opensearch_url: None,
-        sitemap_url: None,
-        feed_urls: vec![],
+        ..source("docs", "docs.test", SourceTier::OfficialPrimary)
     };
     let report = run_with(&*p, "interest rate", "default", &[docs])
         .await
@@ -142,7 +134,7 @@ async fn read_top_zero_gives_only_leads() {
     let p = build(
         "searxng",
         json!({"base_url": base.as_str(), "read_top": 0, "max_results": 2}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let report = run(&*p, "interest rate").await.unwrap();
@@ -166,7 +158,7 @@ async fn unresponsive(
     let p = build(
         "searxng",
         json!({"base_url": web.url("searx.test", "/").as_str()}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     run(&*p, "anything").await.unwrap_err()
@@ -205,7 +197,7 @@ async fn zero_results_without_failures_is_empty_success() {
     let p = build(
         "searxng",
         json!({"base_url": web.url("searx.test", "/").as_str()}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let r = run(&*p, "nothing").await.unwrap();
@@ -229,7 +221,7 @@ async fn results_with_some_unresponsive_engines_are_kept_with_a_note() {
     let p = build(
         "searxng",
         json!({"base_url": web.url("searx.test", "/").as_str(), "read_top": 0}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let r = run(&*p, "q").await.unwrap();
@@ -255,7 +247,7 @@ async fn malformed_json_is_a_clear_failure() {
     let p = build(
         "searxng",
         json!({"base_url": web.url("searx.test", "/").as_str()}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let e = run(&*p, "q").await.unwrap_err();
@@ -268,7 +260,7 @@ async fn malformed_json_is_a_clear_failure() {
     let p = build(
         "searxng",
         json!({"base_url": web.url("searx2.test", "/").as_str()}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let e = run(&*p, "q").await.unwrap_err();
@@ -289,7 +281,7 @@ async fn engine_rate_limit_carries_retry_after() {
     let p = build(
         "searxng",
         json!({"base_url": web.url("searx.test", "/").as_str()}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let e = run(&*p, "q").await.unwrap_err();
@@ -304,12 +296,12 @@ async fn bad_config_names_the_field() {
     let e = build(
         "searxng",
         json!({"base_url": "http://x.test", "categorie": ["news"]}),
-        &web,
+        fetcher(&web),
     )
     .err()
     .unwrap();
     assert!(e.to_string().contains("categorie"), "{e}");
-    let e = build("searxng", json!({}), &web).err().unwrap();
+    let e = build("searxng", json!({}), fetcher(&web)).err().unwrap();
     assert!(e.to_string().contains("base_url"), "{e}");
 }
 
@@ -324,7 +316,7 @@ async fn captcha_page_instead_of_json_is_captcha() {
     let p = build(
         "searxng",
         json!({"base_url": web.url("searx.test", "/").as_str()}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let e = run(&*p, "q").await.unwrap_err();
@@ -339,7 +331,7 @@ async fn hanging_engine_fails_at_the_deadline_as_timeout() {
     let p = build(
         "searxng",
         json!({"base_url": web.url("searx.test", "/").as_str()}),
-        &web,
+        fetcher(&web),
     )
     .unwrap();
     let budget = std::time::Duration::from_millis(300);

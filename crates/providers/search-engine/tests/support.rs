@@ -1,49 +1,29 @@
-//! Shared set-up: a `Fetcher` that reaches the simulated web, and calls.
+//! Calls at the search-engine step; the fetcher, factory building and call
+//! data come from `sgw_provider_common::testing`.
 
-use serde_json::Value;
-use sgw_contract::{
-    BuildContext, CacheKey, FactoryError, PlannedSource, Provider, ProviderCall, ProviderError,
-    ProviderReport, SearchRequest, Services,
-};
-use sgw_provider_common::sgw_fetch::{FetchConfig, Fetcher, RetryConfig};
-use sgw_testkit::SimWeb;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use sgw_contract::{PlannedSource, Provider, ProviderError, ProviderReport};
+use sgw_provider_common::testing::CallData;
+use std::time::Duration;
 
-/// A fetcher resolving every host of `web` to 127.0.0.1 and allowing it; no retries.
-pub fn fetcher(web: &SimWeb) -> Fetcher {
-    let mut cfg = FetchConfig {
-        allow_hosts: web.hosts(),
-        retries: RetryConfig {
-            max: 0,
-            ..RetryConfig::default()
-        },
-        ..FetchConfig::default()
-    };
-    cfg.per_host_rate.requests_per_second = 1000.0;
-    cfg.per_host_rate.burst = 100;
-    cfg.per_host_concurrency = 8;
-    cfg.resolve = web.resolve_overrides().into_iter().collect();
-    Fetcher::new(cfg).unwrap()
+const STEP: &str = "search_engine_provider";
+
+/// Runs `provider` for `query` under `topic` on `sources` (up to 10 read),
+/// with `budget`.
+pub async fn run_until(
+    provider: &dyn Provider,
+    query: &str,
+    topic: &str,
+    sources: &[PlannedSource],
+    budget: Duration,
+) -> Result<ProviderReport, ProviderError> {
+    let mut data = CallData::new(query, topic, STEP)
+        .with_sources(sources.to_vec())
+        .with_budget(budget);
+    data.max_sources = 10;
+    data.run(provider).await
 }
 
-pub fn ctx(web: &SimWeb) -> BuildContext {
-    let mut services = Services::new();
-    services.insert(Arc::new(fetcher(web)));
-    BuildContext {
-        name: "engine".into(),
-        step: "search_engine_provider".into(),
-        policy_dir: None,
-        services,
-    }
-}
-
-pub fn build(kind: &str, config: Value, web: &SimWeb) -> Result<Arc<dyn Provider>, FactoryError> {
-    let f =
-        sgw_contract::factory(kind).unwrap_or_else(|| panic!("kind `{kind}` is not registered"));
-    (f.build)(&config, &ctx(web))
-}
-
+/// [`run_until`] with a 20 s budget.
 pub async fn run_with(
     provider: &dyn Provider,
     query: &str,
@@ -53,29 +33,7 @@ pub async fn run_with(
     run_until(provider, query, topic, sources, Duration::from_secs(20)).await
 }
 
-pub async fn run_until(
-    provider: &dyn Provider,
-    query: &str,
-    topic: &str,
-    sources: &[PlannedSource],
-    budget: Duration,
-) -> Result<ProviderReport, ProviderError> {
-    let request = SearchRequest::new(query);
-    let key = CacheKey::new(&request, topic);
-    let call = ProviderCall {
-        step: "search_engine_provider",
-        provider: "engine",
-        request: &request,
-        key: &key,
-        sources,
-        deadline: Instant::now() + budget,
-        prior_attempts: &[],
-        max_sources: 10,
-        fresh_only: false,
-    };
-    provider.run(&call).await
-}
-
+/// [`run_with`] for `query`, topic `default`, no sources.
 pub async fn run(provider: &dyn Provider, query: &str) -> Result<ProviderReport, ProviderError> {
     run_with(provider, query, "default", &[]).await
 }
