@@ -1,11 +1,13 @@
 //! Fresh hits before the chain, misses, stale entries with their penalty,
 //! revalidation by conditional GET.
 
-use crate::support::{age, fetcher, gateway, request, serve_rates, store};
+use crate::support::{age, serve_rates};
 use sgw_contract::{
     AttemptOutcome, CacheKey, FailureCode, Provider, ProviderCall, SearchRequest, SourceTier,
 };
-use sgw_provider_cache::{CacheConfig, CacheProvider};
+use sgw_provider_cache::{CacheConfig, CacheProvider, FACTORY};
+use sgw_provider_common::testing::fetcher;
+use sgw_provider_common::testing::store::{gateway, store};
 use sgw_store::CacheLookup;
 use sgw_testkit::{Captcha, Fault, SimWeb};
 use std::time::{Duration, Instant};
@@ -32,9 +34,15 @@ async fn a_fresh_entry_answers_before_the_chain() {
     let web = SimWeb::start().await;
     serve_rates(&web, "\"v1\"", TEXT);
     let (store, _dir) = store().await;
-    let gw = gateway(&web, &store, &[web.url("official.test", "/rates")], "");
+    let gw = gateway(
+        &web,
+        &store,
+        FACTORY,
+        &[web.url("official.test", "/rates")],
+        "",
+    );
 
-    let first = gw.search(&request(QUERY)).await.unwrap();
+    let first = gw.search(&SearchRequest::new(QUERY)).await.unwrap();
     assert!(first.has_answer(), "{first:#?}");
     assert!(!first.from_cache);
     assert!(
@@ -46,7 +54,7 @@ async fn a_fresh_entry_answers_before_the_chain() {
     );
     assert_eq!(web.hits("official.test", "/rates"), 1);
 
-    let second = gw.search(&request(QUERY)).await.unwrap();
+    let second = gw.search(&SearchRequest::new(QUERY)).await.unwrap();
     assert!(second.from_cache, "{second:#?}");
     assert_eq!(
         web.hits("official.test", "/rates"),
@@ -70,7 +78,7 @@ async fn a_fresh_entry_answers_before_the_chain() {
             .contains(&FailureCode::EvidenceCacheStale)
     );
     // Not stored again: still exactly one evidence record for the key.
-    let key = gw.cache_key(&request(QUERY));
+    let key = gw.cache_key(&SearchRequest::new(QUERY));
     assert_eq!(store.evidence_for_key(&key).await.unwrap().len(), 1);
 }
 
@@ -80,7 +88,7 @@ async fn a_miss_reports_its_code_and_an_attempt() {
     web.add_host("official.test");
     let (store, _dir) = store().await;
     let provider = CacheProvider::new(CacheConfig::default(), Some(store), Some(fetcher(&web)));
-    let req = request(QUERY);
+    let req = SearchRequest::new(QUERY);
     let key = CacheKey::new(&req, "other");
     for fresh_only in [true, false] {
         let report = provider.run(&call(&req, &key, fresh_only)).await.unwrap();
@@ -100,9 +108,15 @@ async fn a_stale_entry_waits_for_its_step_then_answers_with_the_penalty() {
     let web = SimWeb::start().await;
     serve_rates(&web, "\"v1\"", TEXT);
     let (store, _dir) = store().await;
-    let gw = gateway(&web, &store, &[web.url("official.test", "/rates")], "");
-    let fresh = gw.search(&request(QUERY)).await.unwrap();
-    let key = gw.cache_key(&request(QUERY));
+    let gw = gateway(
+        &web,
+        &store,
+        FACTORY,
+        &[web.url("official.test", "/rates")],
+        "",
+    );
+    let fresh = gw.search(&SearchRequest::new(QUERY)).await.unwrap();
+    let key = gw.cache_key(&SearchRequest::new(QUERY));
     age(&store, &key, 30).await;
     // The source is now behind a CAPTCHA: the chain fails, revalidation fails.
     web.route(
@@ -111,7 +125,7 @@ async fn a_stale_entry_waits_for_its_step_then_answers_with_the_penalty() {
         Fault::Captcha(Captcha::Recaptcha),
     );
 
-    let stale = gw.search(&request(QUERY)).await.unwrap();
+    let stale = gw.search(&SearchRequest::new(QUERY)).await.unwrap();
     assert!(stale.has_answer(), "{stale:#?}");
     assert!(
         stale
@@ -163,9 +177,15 @@ async fn a_stale_entry_whose_source_answers_304_is_refreshed_and_served_fresh() 
     let web = SimWeb::start().await;
     serve_rates(&web, "\"v1\"", TEXT);
     let (store, _dir) = store().await;
-    let gw = gateway(&web, &store, &[web.url("official.test", "/rates")], "");
-    gw.search(&request(QUERY)).await.unwrap();
-    let key = gw.cache_key(&request(QUERY));
+    let gw = gateway(
+        &web,
+        &store,
+        FACTORY,
+        &[web.url("official.test", "/rates")],
+        "",
+    );
+    gw.search(&SearchRequest::new(QUERY)).await.unwrap();
+    let key = gw.cache_key(&SearchRequest::new(QUERY));
     let stored = store.evidence_for_key(&key).await.unwrap();
     assert_eq!(
         stored[0].evidence.validators.etag.as_deref(),
@@ -178,7 +198,7 @@ async fn a_stale_entry_whose_source_answers_304_is_refreshed_and_served_fresh() 
         Some(store.clone()),
         Some(fetcher(&web)),
     );
-    let req = request(QUERY);
+    let req = SearchRequest::new(QUERY);
     let before = web.requests().len();
     let report = provider.run(&call(&req, &key, false)).await.unwrap();
     assert!(report.from_cache);
@@ -213,9 +233,15 @@ async fn a_changed_source_keeps_the_entry_stale() {
     let web = SimWeb::start().await;
     serve_rates(&web, "\"v1\"", TEXT);
     let (store, _dir) = store().await;
-    let gw = gateway(&web, &store, &[web.url("official.test", "/rates")], "");
-    gw.search(&request(QUERY)).await.unwrap();
-    let key = gw.cache_key(&request(QUERY));
+    let gw = gateway(
+        &web,
+        &store,
+        FACTORY,
+        &[web.url("official.test", "/rates")],
+        "",
+    );
+    gw.search(&SearchRequest::new(QUERY)).await.unwrap();
+    let key = gw.cache_key(&SearchRequest::new(QUERY));
     age(&store, &key, 30).await;
     serve_rates(
         &web,
@@ -228,7 +254,7 @@ async fn a_changed_source_keeps_the_entry_stale() {
         Some(store.clone()),
         Some(fetcher(&web)),
     );
-    let req = request(QUERY);
+    let req = SearchRequest::new(QUERY);
     let report = provider.run(&call(&req, &key, false)).await.unwrap();
     assert!(report.from_cache);
     assert_eq!(report.codes, vec![FailureCode::EvidenceCacheStale]);
@@ -269,11 +295,17 @@ async fn max_age_days_only_shortens_freshness() {
     let web = SimWeb::start().await;
     serve_rates(&web, "\"v1\"", TEXT);
     let (store, _dir) = store().await;
-    let gw = gateway(&web, &store, &[web.url("official.test", "/rates")], "");
-    gw.search(&request(QUERY)).await.unwrap();
-    let key = gw.cache_key(&request(QUERY));
+    let gw = gateway(
+        &web,
+        &store,
+        FACTORY,
+        &[web.url("official.test", "/rates")],
+        "",
+    );
+    gw.search(&SearchRequest::new(QUERY)).await.unwrap();
+    let key = gw.cache_key(&SearchRequest::new(QUERY));
     age(&store, &key, 3).await; // fresh for the store (14 days)
-    let req = request(QUERY);
+    let req = SearchRequest::new(QUERY);
     let strict = CacheProvider::new(
         CacheConfig {
             revalidate: false,
@@ -300,7 +332,7 @@ async fn max_age_days_only_shortens_freshness() {
 #[tokio::test]
 async fn without_a_store_it_answers_nothing_and_says_why() {
     let provider = CacheProvider::new(CacheConfig::default(), None, None);
-    let req = request(QUERY);
+    let req = SearchRequest::new(QUERY);
     let key = CacheKey::new(&req, "other");
     let report = provider.run(&call(&req, &key, true)).await.unwrap();
     assert!(report.evidence.is_empty() && report.codes.is_empty());
@@ -328,9 +360,15 @@ async fn a_source_ignoring_validators_but_unchanged_also_revalidates() {
     let web = SimWeb::start().await;
     serve_rates(&web, "\"v1\"", TEXT);
     let (store, _dir) = store().await;
-    let gw = gateway(&web, &store, &[web.url("official.test", "/rates")], "");
-    gw.search(&request(QUERY)).await.unwrap();
-    let key = gw.cache_key(&request(QUERY));
+    let gw = gateway(
+        &web,
+        &store,
+        FACTORY,
+        &[web.url("official.test", "/rates")],
+        "",
+    );
+    gw.search(&SearchRequest::new(QUERY)).await.unwrap();
+    let key = gw.cache_key(&SearchRequest::new(QUERY));
     age(&store, &key, 30).await;
     // The same page, always 200, now with a new ETag.
     web.route(
@@ -349,7 +387,7 @@ async fn a_source_ignoring_validators_but_unchanged_also_revalidates() {
         Some(store.clone()),
         Some(fetcher(&web)),
     );
-    let req = request(QUERY);
+    let req = SearchRequest::new(QUERY);
     let report = provider.run(&call(&req, &key, false)).await.unwrap();
     assert!(
         report.codes.is_empty(),

@@ -1,8 +1,9 @@
 //! Requests with blocked URLs and gate types, reuse, what is needed.
 
-use crate::support::{gateway, request, store};
-use sgw_contract::{Attempt, AttemptOutcome, FailureCode};
-use sgw_provider_human_intake::{blocked_urls, needed_sentence};
+use sgw_contract::{Attempt, AttemptOutcome, FailureCode, SearchRequest};
+use sgw_provider_common::testing::CallData;
+use sgw_provider_common::testing::store::{gateway, store};
+use sgw_provider_human_intake::{FACTORY, blocked_urls, needed_sentence};
 use sgw_store::{GateType, RequestStatus};
 use sgw_testkit::{Captcha, Cdn, Fault, SimWeb};
 
@@ -24,9 +25,9 @@ async fn a_blocked_query_opens_one_request_with_gates_and_reuses_it() {
         web.url("news.test", "/rates"),
     ];
     let (store, _dir) = store().await;
-    let gw = gateway(&web, &store, &urls, "");
+    let gw = gateway(&web, &store, FACTORY, &urls, "");
 
-    let first = gw.search(&request(QUERY)).await.unwrap();
+    let first = gw.search(&SearchRequest::new(QUERY)).await.unwrap();
     assert!(!first.has_answer());
     assert!(
         first
@@ -47,7 +48,7 @@ async fn a_blocked_query_opens_one_request_with_gates_and_reuses_it() {
     let req = store.get_request(&id).await.unwrap().unwrap();
     assert_eq!(req.status, RequestStatus::Open);
     assert_eq!(req.query, QUERY);
-    assert_eq!(req.key, gw.cache_key(&request(QUERY)));
+    assert_eq!(req.key, gw.cache_key(&SearchRequest::new(QUERY)));
     assert!(
         req.attempts
             .iter()
@@ -88,7 +89,7 @@ async fn a_blocked_query_opens_one_request_with_gates_and_reuses_it() {
         first.notes
     );
 
-    let second = gw.search(&request(QUERY)).await.unwrap();
+    let second = gw.search(&SearchRequest::new(QUERY)).await.unwrap();
     assert_eq!(
         second.human_request_id.as_deref(),
         Some(id.as_str()),
@@ -104,7 +105,7 @@ async fn a_blocked_query_opens_one_request_with_gates_and_reuses_it() {
     );
     // Another query opens its own request.
     let other = gw
-        .search(&request("central bank reserve ratio"))
+        .search(&SearchRequest::new("central bank reserve ratio"))
         .await
         .unwrap();
     assert_ne!(other.human_request_id.as_deref(), Some(id.as_str()));
@@ -116,8 +117,14 @@ async fn a_cancelled_request_is_not_reused() {
     let web = SimWeb::start().await;
     web.route("official.test", "/rates", Fault::JsShell);
     let (store, _dir) = store().await;
-    let gw = gateway(&web, &store, &[web.url("official.test", "/rates")], "");
-    let first = gw.search(&request(QUERY)).await.unwrap();
+    let gw = gateway(
+        &web,
+        &store,
+        FACTORY,
+        &[web.url("official.test", "/rates")],
+        "",
+    );
+    let first = gw.search(&SearchRequest::new(QUERY)).await.unwrap();
     let id = first.human_request_id.unwrap();
     let req = store.get_request(&id).await.unwrap().unwrap();
     assert_eq!(req.blocked[0].gate, GateType::DynamicPage);
@@ -126,7 +133,7 @@ async fn a_cancelled_request_is_not_reused() {
         .cancel_request(&id, jiff::Timestamp::now())
         .await
         .unwrap();
-    let second = gw.search(&request(QUERY)).await.unwrap();
+    let second = gw.search(&SearchRequest::new(QUERY)).await.unwrap();
     assert_ne!(second.human_request_id.unwrap(), id);
 }
 
@@ -138,10 +145,11 @@ async fn only_when_blocked_skips_queries_nothing_gated() {
     let gw = gateway(
         &web,
         &store,
+        FACTORY,
         &[web.url("official.test", "/rates")],
         "      config: { only_when_blocked: true }\n",
     );
-    let r = gw.search(&request(QUERY)).await.unwrap();
+    let r = gw.search(&SearchRequest::new(QUERY)).await.unwrap();
     assert!(r.human_request_id.is_none());
     assert!(
         !r.failure_codes
@@ -198,26 +206,16 @@ fn every_gate_code_maps_to_its_gate_and_non_urls_are_ignored() {
 
 #[tokio::test]
 async fn without_a_store_the_need_is_still_reported() {
-    use sgw_contract::{CacheKey, Provider, ProviderCall};
     let provider = sgw_provider_human_intake::HumanIntake::new(Default::default(), None);
-    let req = request(QUERY);
-    let key = CacheKey::new(&req, "other");
-    let prior = vec![failed(
+    let mut data = CallData::new(QUERY, "other", "user_supplied_evidence_request");
+    data.provider = "human-intake";
+    data.prior_attempts = vec![failed(
         "https://a.example/x",
         FailureCode::SearchProviderCaptcha,
     )];
-    let call = ProviderCall {
-        step: "user_supplied_evidence_request",
-        provider: "human-intake",
-        request: &req,
-        key: &key,
-        sources: &[],
-        deadline: std::time::Instant::now() + std::time::Duration::from_secs(5),
-        prior_attempts: &prior,
-        max_sources: 4,
-        fresh_only: false,
-    };
-    let report = provider.run(&call).await.unwrap();
+    data.max_sources = 4;
+    data.budget = std::time::Duration::from_secs(5);
+    let report = data.run(&provider).await.unwrap();
     assert_eq!(report.codes, vec![FailureCode::HumanEvidenceRequired]);
     assert!(report.human_request_id.is_none());
     assert!(

@@ -2,4 +2,3 @@
 //! and the simulated web.
 
 mod intake;
-mod support;
