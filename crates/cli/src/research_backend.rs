@@ -10,33 +10,32 @@
 //!   sentences of the best passages that state something checkable (a number, a
 //!   date, a percentage, a definition) become claims whose quote is that sentence
 //!   verbatim. No vertical knowledge: the rules are about sentence shape only.
-//! * gates --resolve: the person's text, file (text, HTML, PDF) or URL (fetched through
-//!   the network layer, every guard on) is extracted and handed to the gateway store's
-//!   human intake (`create_request`/`resolve_request`), stored as
-//!   USER_SUPPLIED_EVIDENCE. The same ingestion exists privately in `sgw evidence
-//!   submit` (`cmd/evidence.rs`, written in parallel); it belongs in one public
-//!   function (e.g. in `sgw-provider-human-intake`) both commands call.
+//! * gates --resolve: the person's text, file (text, HTML, PDF, or a screenshot read
+//!   by `tesseract`) or URL (fetched through the network layer, every guard on) is
+//!   ingested by `sgw_provider_human_intake::ingest` (the same ingestion as `sgw
+//!   evidence submit`) and handed to the gateway store's human intake
+//!   (`create_request`/`resolve_request`), stored as USER_SUPPLIED_EVIDENCE.
 //!
 //! It is NOT the session store: every session write goes through `sgw_research`.
 
-use search_gateway::contract::{Evidence, Passage, SearchResult};
+use search_gateway::contract::SearchResult;
 use search_gateway::extract::{Document, DocumentKind, Metadata, Url, find_dates, tokenize};
 use search_gateway::store::{
     BlockedUrl, GateType, NewHumanRequest, RequestStatus, Store, Submission,
 };
 use search_gateway::{Gateway, OpenOptions, Policy};
+use sgw_provider_human_intake::ingest::{self, IngestError, Input};
 use sgw_research::{
     Backend, BackendError, EvidenceInput, EvidenceTexts, ExtractRequest, ExtractedClaim,
     Extraction, GateEvidence, GatedUrl, GatewayOptions, GatewayReport, Importance, KeptSource,
     SearchOutcome, SearchRequest, SourceQuality, StoredSubmission,
 };
 use std::collections::{HashMap, HashSet};
-use std::io::{IsTerminal, Read};
-use std::path::Path;
+use std::io::IsTerminal;
 use std::time::Duration;
 
-/// The largest evidence file `gates --resolve --file` accepts.
-pub const MAX_SUBMISSION_BYTES: u64 = 20 << 20;
+/// The largest evidence `gates --resolve` accepts (file, text or fetched page).
+pub const MAX_SUBMISSION_BYTES: u64 = ingest::MAX_BYTES;
 /// Claims one automatic extraction emits at most.
 const MAX_CLAIMS: usize = 8;
 /// Claims taken from one source at most.
@@ -608,118 +607,45 @@ fn gate_of(gate_type: &str) -> GateType {
     }
 }
 
-/// Bytes of a local evidence file, at most [`MAX_SUBMISSION_BYTES`].
-fn read_file(path: &Path) -> Result<Vec<u8>, BackendError> {
-    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound | std::io::ErrorKind::IsADirectory => {
-            BackendError::Usage(format!("--file {}: {e}", path.display()))
-        }
-        _ => BackendError::Io(format!("--file {}: {e}", path.display())),
-    })?;
-    let mut bytes = Vec::new();
-    file.take(MAX_SUBMISSION_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| BackendError::Io(format!("--file {}: {e}", path.display())))?;
-    if bytes.len() as u64 > MAX_SUBMISSION_BYTES {
-        return Err(BackendError::Usage(format!(
-            "--file {}: larger than {} MiB",
-            path.display(),
-            MAX_SUBMISSION_BYTES >> 20
-        )));
-    }
-    Ok(bytes)
-}
-
-/// The person's submission as evidence for `gate`, passages ranked against the query.
-async fn evidence_of(gate: &GateEvidence<'_>, policy: &Policy) -> Result<Evidence, BackendError> {
+/// The person's submission, ingested by the human-intake provider's one
+/// ingestion (the same as `sgw evidence submit`): text, a file (HTML, PDF, text,
+/// or a screenshot read by `tesseract`), or a URL through the network layer.
+/// Passages are ranked against the gate's query; the source is the gated URL
+/// (for `--url`, the URL fetched).
+async fn submission_of(
+    gate: &GateEvidence<'_>,
+    policy: &Policy,
+) -> Result<Submission, BackendError> {
     let gated_url = Url::parse(gate.url)
         .map_err(|e| BackendError::Operational(format!("gate url `{}`: {e}", gate.url)))?;
-    let (doc, url, final_url, method) = match gate.input {
-        EvidenceInput::Text(text) => {
-            if text.len() as u64 > MAX_SUBMISSION_BYTES {
-                return Err(BackendError::Usage(format!(
-                    "--text: over the {} MiB submission limit",
-                    MAX_SUBMISSION_BYTES >> 20
-                )));
-            }
-            // Pasted HTML is extracted like a page; plain text stays as it is.
-            let doc = search_gateway::extract::extract(text.as_bytes(), None, None)
-                .map_err(|e| BackendError::Usage(format!("--text: {e}")))?;
-            let method = if doc.kind == DocumentKind::Html {
-                "user-html".to_string()
-            } else {
-                "user-text".to_string()
-            };
-            (doc, gated_url, None, method)
-        }
-        EvidenceInput::File(path) => {
-            let bytes = read_file(path)?;
-            let doc = search_gateway::extract::extract(&bytes, None, Some(&gated_url))
-                .map_err(|e| BackendError::Usage(format!("--file {}: {e}", path.display())))?;
-            let method = format!("user-{}", kind_name(doc.kind));
-            (doc, gated_url, None, method)
-        }
+    let input = match gate.input {
+        EvidenceInput::Text(text) => Input::Text(text.clone()),
+        EvidenceInput::File(path) => Input::File(path.clone()),
         EvidenceInput::Url(raw) => {
-            let url = Url::parse(raw)
-                .ok()
-                .filter(|u| matches!(u.scheme(), "http" | "https"))
-                .ok_or_else(|| BackendError::Usage(format!("--url `{raw}`: not an http(s) URL")))?;
-            let config = search_gateway::network_config(policy).map_err(open_error)?;
-            let fetcher = search_gateway::Fetcher::new(config)
-                .map_err(|e| BackendError::Usage(format!("network config: {e}")))?;
-            let resp = fetcher
-                .fetch(&search_gateway::fetch::FetchRequest::page(url.clone()))
-                .await
-                .map_err(|e| BackendError::Operational(format!("--url {raw}: {e}")))?;
-            if resp.body.len() as u64 > MAX_SUBMISSION_BYTES {
-                return Err(BackendError::Operational(format!(
-                    "--url {raw}: over the {} MiB submission limit",
-                    MAX_SUBMISSION_BYTES >> 20
-                )));
-            }
-            let doc = search_gateway::extract::extract(
-                &resp.body,
-                Some(&resp.content_type),
-                Some(&resp.final_url),
-            )
-            .map_err(|e| BackendError::Operational(format!("--url {raw}: {e}")))?;
-            let final_url = (resp.final_url != url).then(|| resp.final_url.clone());
-            let method = format!("user-url-{}", kind_name(doc.kind));
-            (doc, url, final_url, method)
+            Input::Url(ingest::http_url(raw, "--url").map_err(backend_error)?)
         }
     };
-    if doc.text.trim().is_empty() {
-        return Err(BackendError::Usage(
-            "the submission holds no readable text".into(),
-        ));
+    let mut options = ingest::Options::new(gate.query);
+    options.passages = 8;
+    options.max_bytes = MAX_SUBMISSION_BYTES;
+    options.fallback_title = Some(format!("Evidence supplied for {}", gate.url));
+    if !matches!(input, Input::Url(_)) {
+        options.source_url = Some(gated_url);
     }
-    let title = doc
-        .metadata
-        .title
-        .clone()
-        .filter(|t| !t.trim().is_empty())
-        .unwrap_or_else(|| format!("Evidence supplied for {}", gate.url));
-    let mut evidence = Evidence::new(url, title, doc.text.clone(), method);
-    evidence.final_url = final_url;
-    evidence.publisher = doc.metadata.publisher.clone();
-    evidence.published_at = doc.metadata.published_at.clone();
-    evidence.tier_hint = Some(search_gateway::SourceTier::UserSuppliedEvidence);
-    evidence.passages = doc
-        .passages(gate.query, 8)
-        .into_iter()
-        .filter_map(|p| Passage::from_span(&doc.text, p.start, p.end, f64::from(p.score)))
-        .collect();
-    Ok(evidence)
+    let config = search_gateway::network_config(policy).map_err(open_error)?;
+    let fetcher = search_gateway::Fetcher::new(config)
+        .map_err(|e| BackendError::Usage(format!("network config: {e}")))?;
+    ingest::ingest(&input, &fetcher, &options)
+        .await
+        .map_err(backend_error)
 }
 
-fn kind_name(kind: DocumentKind) -> &'static str {
-    match kind {
-        DocumentKind::Html => "html",
-        DocumentKind::Feed => "feed",
-        DocumentKind::Pdf => "pdf",
-        DocumentKind::Text => "text",
-        DocumentKind::Markdown => "markdown",
-        DocumentKind::Json => "json",
+/// An ingestion error at its exit code (1 usage, 2 operational, 3 I/O).
+fn backend_error(e: IngestError) -> BackendError {
+    match e {
+        IngestError::Usage(m) => BackendError::Usage(m),
+        e @ IngestError::Operational { .. } => BackendError::Operational(e.to_string()),
+        IngestError::Io(m) => BackendError::Io(m),
     }
 }
 
@@ -728,9 +654,9 @@ async fn submit(
     gate: &GateEvidence<'_>,
 ) -> Result<StoredSubmission, BackendError> {
     let policy = load_policy(options)?;
-    let evidence = evidence_of(gate, &policy).await?;
-    let text_chars = evidence.text.chars().count();
-    let title = evidence.title.clone();
+    let submission = submission_of(gate, &policy).await?;
+    let text_chars = submission.evidence.text.chars().count();
+    let title = submission.evidence.title.clone();
     // The cache key the gateway gives this query (its topic rules decide the topic).
     let gateway = search_gateway::build(
         policy.clone(),
@@ -779,7 +705,7 @@ async fn submit(
         }
     };
     let resolved = store
-        .resolve_request(&request_id, Submission::new(evidence), now)
+        .resolve_request(&request_id, submission, now)
         .await
         .map_err(io)?;
     store.close().await;

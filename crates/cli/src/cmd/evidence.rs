@@ -11,20 +11,15 @@
 
 use crate::cmd::cache::{StoreArgs, print_json, store_error};
 use crate::exit::{CliError, CliResult};
-use search_gateway::contract::{Evidence, Passage};
-use search_gateway::extract::{Document, DocumentKind, Url};
-use search_gateway::store::{HumanRequest, RequestStatus, Submission};
+use search_gateway::extract::Url;
+use search_gateway::store::{HumanRequest, RequestStatus};
+use sgw_provider_human_intake::ingest::{self, IngestError, Input};
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Submissions larger than this are refused.
-pub const MAX_SUBMIT_BYTES: u64 = 20 << 20;
-/// How long OCR may run.
-const OCR_TIMEOUT: Duration = Duration::from_secs(60);
-/// Passages kept per submitted evidence.
-const PASSAGES: usize = 5;
+pub const MAX_SUBMIT_BYTES: u64 = ingest::MAX_BYTES;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -159,8 +154,9 @@ pub async fn run(args: Args) -> CliResult {
                 ));
             }
             let source_url = source_url
-                .map(|u| http_url(&u, "--source-url"))
-                .transpose()?;
+                .map(|u| ingest::http_url(&u, "--source-url"))
+                .transpose()
+                .map_err(cli_error)?;
             let store = args.common.open(&policy).await?;
             // The request must exist and be open before anything is read.
             let request = store
@@ -181,23 +177,37 @@ pub async fn run(args: Args) -> CliResult {
                 Some(t) => Some(t.to_string()),
                 None => None,
             };
-            let ingest = Ingest {
-                request: &request,
-                source_url,
-                title,
+            let input = match (file, url) {
+                (Some(path), _) => Input::File(path),
+                (None, Some(u)) => Input::Url(ingest::http_url(&u, "--url").map_err(cli_error)?),
+                (None, None) => Input::Text(text.clone().unwrap_or_default()),
             };
-            let (evidence, screenshot) = match (file, url) {
-                (Some(path), _) => ingest.file(&path, text).await?,
-                (None, Some(u)) => (ingest.url(&u, &policy).await?, None),
-                (None, None) => {
-                    let text = text.unwrap_or_default();
-                    (ingest.text(&text)?, None)
-                }
+            let mut options = ingest::Options::new(request.query.clone());
+            options.title = title;
+            options.placeholder_url = Url::parse(&format!("urn:sgw:submission:{}", request.id))
+                .unwrap_or(options.placeholder_url);
+            // A fetched URL is its own source unless --source-url says otherwise; pasted
+            // text and files came from the request's first blocked URL by default.
+            options.source_url = match &input {
+                Input::Url(_) => source_url,
+                _ => source_url.or_else(|| {
+                    request
+                        .blocked
+                        .first()
+                        .and_then(|b| Url::parse(&b.url).ok())
+                }),
             };
-            let mut submission = Submission::new(evidence.clone());
-            if let Some((mime, bytes)) = screenshot {
-                submission = submission.with_screenshot(mime, bytes);
+            if matches!(input, Input::File(_)) {
+                options.transcription = text;
             }
+            let config = search_gateway::network_config(&policy)
+                .map_err(|e| CliError::Usage(e.to_string()))?;
+            let fetcher =
+                search_gateway::Fetcher::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
+            let submission = ingest::ingest(&input, &fetcher, &options)
+                .await
+                .map_err(cli_error)?;
+            let evidence = submission.evidence.clone();
             let resolved = store
                 .resolve_request(&request_id, submission, jiff::Timestamp::now())
                 .await
@@ -282,14 +292,12 @@ fn render_request(r: &HumanRequest) -> String {
     out
 }
 
-fn http_url(s: &str, flag: &str) -> Result<Url, CliError> {
-    match Url::parse(s) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(u),
-        Ok(u) => Err(CliError::Usage(format!(
-            "{flag} `{s}`: scheme `{}` is not http or https",
-            u.scheme()
-        ))),
-        Err(e) => Err(CliError::Usage(format!("{flag} `{s}`: {e}"))),
+/// Maps an ingestion error to its exit code (1 usage, 2 operational, 3 I/O).
+fn cli_error(e: IngestError) -> CliError {
+    match e {
+        IngestError::Usage(m) => CliError::Usage(m),
+        e @ IngestError::Operational { .. } => CliError::Operational(e.to_string()),
+        IngestError::Io(m) => CliError::Io(m),
     }
 }
 
@@ -307,314 +315,4 @@ fn read_stdin() -> Result<String, CliError> {
     }
     String::from_utf8(buf)
         .map_err(|e| CliError::Usage(format!("standard input: not UTF-8 text: {e}")))
-}
-
-/// The image type of `bytes` by its magic number.
-pub fn image_mime(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Some("image/png")
-    } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
-        Some("image/jpeg")
-    } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-        Some("image/webp")
-    } else {
-        None
-    }
-}
-
-/// Refuses bytes that are neither a PDF nor readable text: control bytes
-/// (other than whitespace) in the first 8 KiB, or text that decodes to many
-/// replacement characters, mean binary data or a wrong file.
-fn check_readable(bytes: &[u8], doc: &Document, what: &str) -> Result<(), CliError> {
-    if doc.kind == DocumentKind::Pdf {
-        return Ok(());
-    }
-    let head = &bytes[..bytes.len().min(8192)];
-    let control = head
-        .iter()
-        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f)
-        .count();
-    let chars = doc.text.chars().count().max(1);
-    let replaced = doc.text.chars().filter(|&c| c == '\u{fffd}').count();
-    if control * 100 > head.len() || replaced * 20 > chars {
-        return Err(CliError::Usage(format!(
-            "{what}: not readable text, HTML, PDF or a PNG/JPEG/WebP screenshot (binary data or a wrong encoding)"
-        )));
-    }
-    Ok(())
-}
-
-/// The `extraction_method` of a submitted document kind (never `cache`).
-fn method(kind: DocumentKind) -> &'static str {
-    match kind {
-        DocumentKind::Html => "user-html",
-        DocumentKind::Feed => "user-feed",
-        DocumentKind::Pdf => "user-pdf",
-        DocumentKind::Text => "user-text",
-        DocumentKind::Markdown => "user-markdown",
-        DocumentKind::Json => "user-json",
-    }
-}
-
-struct Ingest<'a> {
-    request: &'a HumanRequest,
-    source_url: Option<Url>,
-    title: Option<String>,
-}
-
-impl Ingest<'_> {
-    /// Where the evidence says it came from: `--source-url`, else the
-    /// request's first blocked URL, else `fallback`.
-    fn origin(&self, fallback: impl FnOnce() -> Url) -> Url {
-        self.source_url
-            .clone()
-            .or_else(|| {
-                self.request
-                    .blocked
-                    .first()
-                    .and_then(|b| Url::parse(&b.url).ok())
-            })
-            .unwrap_or_else(fallback)
-    }
-
-    fn request_urn(&self) -> Url {
-        Url::parse(&format!("urn:sgw:submission:{}", self.request.id))
-            .unwrap_or_else(|_| Url::parse("urn:sgw:submission").expect("a valid URN"))
-    }
-
-    /// Evidence from an extracted document.
-    fn evidence(
-        &self,
-        doc: Document,
-        url: Url,
-        default_title: &str,
-        method: &str,
-    ) -> Result<Evidence, CliError> {
-        if doc.text.trim().is_empty() {
-            return Err(CliError::Usage(format!(
-                "{default_title}: no text could be extracted"
-            )));
-        }
-        let title = self
-            .title
-            .clone()
-            .or(doc.metadata.title.clone())
-            .filter(|t| !t.trim().is_empty())
-            .unwrap_or_else(|| default_title.to_string());
-        let passages: Vec<Passage> = doc
-            .passages(&self.request.query, PASSAGES)
-            .into_iter()
-            .filter_map(|p| Passage::from_span(&doc.text, p.start, p.end, f64::from(p.score)))
-            .collect();
-        let mut ev = Evidence::new(url, title, doc.text, method);
-        ev.passages = passages;
-        ev.published_at = doc.metadata.published_at;
-        ev.publisher = doc.metadata.publisher;
-        ev.metadata.authors = doc.metadata.authors;
-        ev.metadata.modified_at = doc.metadata.modified_at;
-        ev.metadata.language = doc.metadata.language;
-        ev.metadata.canonical_url = doc.metadata.canonical_url;
-        ev.tier_hint = Some(search_gateway::SourceTier::UserSuppliedEvidence);
-        Ok(ev)
-    }
-
-    /// Pasted text (HTML pasted is extracted).
-    fn text(&self, text: &str) -> Result<Evidence, CliError> {
-        if text.len() as u64 > MAX_SUBMIT_BYTES {
-            return Err(CliError::Usage(format!(
-                "--text: {} bytes is over the {} MiB limit",
-                text.len(),
-                MAX_SUBMIT_BYTES >> 20
-            )));
-        }
-        if text.trim().is_empty() {
-            return Err(CliError::Usage("--text is empty".into()));
-        }
-        let doc = search_gateway::extract::extract(text.as_bytes(), None, None)
-            .map_err(|e| CliError::Usage(format!("--text: {e}")))?;
-        check_readable(text.as_bytes(), &doc, "--text")?;
-        let method = if doc.kind == DocumentKind::Html {
-            "user-html"
-        } else {
-            "user-text"
-        };
-        let url = self.origin(|| self.request_urn());
-        self.evidence(doc, url, "pasted text", method)
-    }
-
-    /// A file: document or screenshot. Returns the screenshot to store too.
-    async fn file(
-        &self,
-        path: &Path,
-        transcription: Option<String>,
-    ) -> Result<(Evidence, Option<(String, Vec<u8>)>), CliError> {
-        let name = path.display().to_string();
-        let meta = std::fs::metadata(path).map_err(|e| CliError::Usage(format!("{name}: {e}")))?;
-        if !meta.is_file() {
-            return Err(CliError::Usage(format!("{name}: not a regular file")));
-        }
-        if meta.len() > MAX_SUBMIT_BYTES {
-            return Err(CliError::Usage(format!(
-                "{name}: {} bytes is over the {} MiB submission limit",
-                meta.len(),
-                MAX_SUBMIT_BYTES >> 20
-            )));
-        }
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_SUBMIT_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(|e| CliError::Usage(format!("{name}: {e}")))?;
-        if bytes.len() as u64 > MAX_SUBMIT_BYTES {
-            return Err(CliError::Usage(format!(
-                "{name}: over the {} MiB submission limit",
-                MAX_SUBMIT_BYTES >> 20
-            )));
-        }
-        let file_url = || {
-            std::path::absolute(path)
-                .ok()
-                .and_then(|p| Url::from_file_path(p).ok())
-                .unwrap_or_else(|| self.request_urn())
-        };
-        let file_name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| name.clone());
-        if let Some(mime) = image_mime(&bytes) {
-            let (text, method) = match transcription {
-                Some(t) if !t.trim().is_empty() => (t, "user-transcription"),
-                Some(_) => return Err(CliError::Usage("--text is empty".into())),
-                None => match find_tesseract() {
-                    Some(bin) => (ocr(&bin, path, &name).await?, "user-ocr"),
-                    None => {
-                        return Err(CliError::Usage(format!(
-                            "{name} is a screenshot ({mime}) and no `tesseract` is on PATH to read it: \
-                             give its text with --text \"…\" alongside --file"
-                        )));
-                    }
-                },
-            };
-            let doc = Document {
-                kind: DocumentKind::Text,
-                metadata: Default::default(),
-                text,
-                entries: Vec::new(),
-                encoding: "UTF-8".into(),
-            };
-            let url = self.origin(file_url);
-            let ev = self.evidence(doc, url, &file_name, method)?;
-            return Ok((ev, Some((mime.to_string(), bytes))));
-        }
-        if transcription.is_some() {
-            return Err(CliError::Usage(format!(
-                "{name} is not a PNG, JPEG or WebP screenshot: --text goes with --file only for images"
-            )));
-        }
-        let doc = search_gateway::extract::extract(&bytes, None, None)
-            .map_err(|e| CliError::Usage(format!("{name}: {e}")))?;
-        check_readable(&bytes, &doc, &name)?;
-        let m = method(doc.kind);
-        let url = self.origin(file_url);
-        Ok((self.evidence(doc, url, &file_name, m)?, None))
-    }
-
-    /// A URL fetched through the network layer with every guard.
-    async fn url(&self, raw: &str, policy: &search_gateway::Policy) -> Result<Evidence, CliError> {
-        let url = http_url(raw, "--url")?;
-        let config =
-            search_gateway::network_config(policy).map_err(|e| CliError::Usage(e.to_string()))?;
-        let fetcher =
-            search_gateway::Fetcher::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
-        let resp = fetcher
-            .fetch(&search_gateway::fetch::FetchRequest::page(url.clone()))
-            .await
-            .map_err(|e| CliError::Operational(format!("--url: {e}")))?;
-        if resp.body.len() as u64 > MAX_SUBMIT_BYTES {
-            return Err(CliError::Operational(format!(
-                "--url {url}: {} bytes is over the {} MiB submission limit",
-                resp.body.len(),
-                MAX_SUBMIT_BYTES >> 20
-            )));
-        }
-        let doc = search_gateway::extract::extract(
-            &resp.body,
-            Some(resp.content_type.as_str()),
-            Some(&resp.final_url),
-        )
-        .map_err(|e| {
-            CliError::Operational(format!("--url {url}: SOURCE_EXTRACTION_FAILED: {e}"))
-        })?;
-        if doc.text.trim().is_empty() {
-            return Err(CliError::Operational(format!(
-                "--url {url}: SOURCE_EXTRACTION_FAILED: no text could be extracted ({})",
-                resp.content_type
-            )));
-        }
-        let source = self.source_url.clone().unwrap_or_else(|| url.clone());
-        let m = format!("user-url-{}", method(doc.kind).trim_start_matches("user-"));
-        let mut ev = self.evidence(doc, source, url.as_str(), &m)?;
-        if resp.final_url != ev.url {
-            ev.final_url = Some(resp.final_url.clone());
-        }
-        ev.validators = resp.validators.clone();
-        Ok(ev)
-    }
-}
-
-/// `tesseract` on PATH, if any.
-fn find_tesseract() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("tesseract"))
-        .find(|p| p.is_file())
-}
-
-/// Text of an image by OCR (`tesseract IMAGE stdout`), bounded in time.
-async fn ocr(bin: &Path, image: &Path, name: &str) -> Result<String, CliError> {
-    let child = tokio::process::Command::new(bin)
-        .arg(image)
-        .arg("stdout")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .output();
-    let out = tokio::time::timeout(OCR_TIMEOUT, child)
-        .await
-        .map_err(|_| {
-            CliError::Operational(format!(
-                "{name}: OCR took longer than {} s; give the text with --text",
-                OCR_TIMEOUT.as_secs()
-            ))
-        })?
-        .map_err(|e| CliError::Io(format!("running {}: {e}", bin.display())))?;
-    if !out.status.success() {
-        return Err(CliError::Usage(format!(
-            "{name}: tesseract failed ({}): {}; give the text with --text",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
-    }
-    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if text.is_empty() {
-        return Err(CliError::Usage(format!(
-            "{name}: OCR found no text; give the text with --text"
-        )));
-    }
-    Ok(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn images_are_recognised_by_magic() {
-        assert_eq!(image_mime(b"\x89PNG\r\n\x1a\nrest"), Some("image/png"));
-        assert_eq!(image_mime(&[0xff, 0xd8, 0xff, 0xe0]), Some("image/jpeg"));
-        assert_eq!(image_mime(b"RIFF\0\0\0\0WEBPVP8 "), Some("image/webp"));
-        assert_eq!(image_mime(b"RIFF\0\0\0\0WAVEfmt "), None);
-        assert_eq!(image_mime(b"%PDF-1.4"), None);
-        assert_eq!(image_mime(b""), None);
-    }
 }

@@ -6,11 +6,17 @@
 //! URL, what a person should do. The result carries the request id
 //! (`hr-…`) and `HUMAN_EVIDENCE_REQUIRED`.
 //!
-//! It is **not** a way around any gate (it never fetches anything: a person
-//! opens the page in their own browser), does not ingest what the person
-//! submits (`sgw evidence submit` and `Store::resolve_request` do), and does
-//! not duplicate work: an open request for the same cache key is reused.
+//! It is **not** a way around any gate (the provider never fetches a gated
+//! page: a person opens it in their own browser; [`ingest`] fetches only a URL
+//! the person hands in, through every guard of the network layer) and does
+//! not duplicate work: an open
+//! request for the same cache key is reused. What the person hands in (text,
+//! a file or screenshot, a URL) becomes a submission in [`ingest`], the one
+//! ingestion `sgw evidence submit` and `research gates --resolve` share;
+//! storing it is `Store::resolve_request`'s job.
 #![doc = include_str!("../README.md")]
+
+pub mod ingest;
 
 use jiff::Timestamp;
 use serde::Deserialize;
