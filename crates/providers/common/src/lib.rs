@@ -57,3 +57,35 @@ pub fn parse_config<T: serde::de::DeserializeOwned>(
         }
     })
 }
+
+/// A `FactoryError::Config` naming the config `field` at fault.
+pub fn config_error(
+    field: impl Into<String>,
+    message: impl Into<String>,
+) -> sgw_contract::FactoryError {
+    sgw_contract::FactoryError::Config {
+        field: Some(field.into()),
+        message: message.into(),
+    }
+}
+
+/// Fails on the first of `fields` (name, value) that is 0, naming it:
+/// counts, limits and concurrency in configs must be at least 1.
+pub fn require_at_least_one(fields: &[(&str, usize)]) -> Result<(), sgw_contract::FactoryError> {
+    match fields.iter().find(|(_, v)| *v == 0) {
+        Some((field, _)) => Err(config_error(*field, "must be at least 1")),
+        None => Ok(()),
+    }
+}
+
+/// Checks that every URL template of the list field `field` expands (see
+/// [`expand_url`]); an error names the entry (`field[i]`).
+pub fn check_url_templates(
+    field: &str,
+    templates: &[String],
+) -> Result<(), sgw_contract::FactoryError> {
+    for (i, t) in templates.iter().enumerate() {
+        expand_url(t, "test").map_err(|e| config_error(format!("{field}[{i}]"), e.to_string()))?;
+    }
+    Ok(())
+}

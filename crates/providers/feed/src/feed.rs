@@ -11,9 +11,9 @@ use sgw_contract::{
 use sgw_provider_common::sgw_extract::{self, DocumentKind, FeedEntry};
 use sgw_provider_common::sgw_fetch::{FetchRequest, Fetcher};
 use sgw_provider_common::{
-    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, expand_url,
-    fetch_failure, is_time_sensitive, parse_config, parse_date, rank, read_target, source_for,
-    text_passages, url_on_domains,
+    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, check_url_templates,
+    expand_url, fetch_failure, is_time_sensitive, parse_config, parse_date, rank, read_target,
+    require_at_least_one, source_for, text_passages, url_on_domains,
 };
 use std::sync::Arc;
 use url::Url;
@@ -78,23 +78,11 @@ pub struct FeedProvider {
 
 impl FeedProvider {
     pub fn new(fetcher: Arc<Fetcher>, config: FeedConfig) -> Result<Self, FactoryError> {
-        for (field, v) in [
+        require_at_least_one(&[
             ("max_entries", config.max_entries),
             ("concurrency", config.concurrency),
-        ] {
-            if v == 0 {
-                return Err(FactoryError::Config {
-                    field: Some(field.into()),
-                    message: "must be at least 1".into(),
-                });
-            }
-        }
-        for (i, u) in config.urls.iter().enumerate() {
-            expand_url(u, "test").map_err(|e| FactoryError::Config {
-                field: Some(format!("urls[{i}]")),
-                message: e.to_string(),
-            })?;
-        }
+        ])?;
+        check_url_templates("urls", &config.urls)?;
         Ok(FeedProvider { fetcher, config })
     }
 }

@@ -8,8 +8,8 @@ use sgw_contract::{
 };
 use sgw_provider_common::sgw_fetch::{FetchRequest, Fetcher};
 use sgw_provider_common::{
-    Candidate, attempt_empty, attempt_success, expand_template, is_time_sensitive, parse_config,
-    provider_error, rank, source_for, text_passages,
+    Candidate, attempt_empty, attempt_success, config_error, expand_template, is_time_sensitive,
+    parse_config, provider_error, rank, require_at_least_one, source_for, text_passages,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -135,21 +135,18 @@ fn check_pointer(field: &str, p: &str) -> Result<(), FactoryError> {
     if p.is_empty() || p.starts_with('/') {
         Ok(())
     } else {
-        Err(FactoryError::Config {
-            field: Some(field.into()),
-            message: format!(
+        Err(config_error(
+            field,
+            format!(
                 "`{p}` is not a JSON pointer: it must be empty or start with `/` (e.g. `/results`)"
             ),
-        })
+        ))
     }
 }
 
 impl JsonApi {
     pub fn new(fetcher: Arc<Fetcher>, config: JsonApiConfig) -> Result<Self, FactoryError> {
-        expand_template(&config.url, "test").map_err(|e| FactoryError::Config {
-            field: Some("url".into()),
-            message: e.to_string(),
-        })?;
+        expand_template(&config.url, "test").map_err(|e| config_error("url", e.to_string()))?;
         check_pointer("items", &config.items)?;
         check_pointer("item.title", &config.item.title)?;
         check_pointer("item.url", &config.item.url)?;
@@ -157,22 +154,17 @@ impl JsonApi {
         if let Some(d) = &config.item.date {
             check_pointer("item.date", d)?;
         }
-        if config.max_items == 0 {
-            return Err(FactoryError::Config {
-                field: Some("max_items".into()),
-                message: "must be at least 1".into(),
-            });
-        }
+        require_at_least_one(&[("max_items", config.max_items)])?;
         for name in config.headers.keys() {
             if name.is_empty()
                 || !name
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
             {
-                return Err(FactoryError::Config {
-                    field: Some(format!("headers.{name}")),
-                    message: "not a valid HTTP header name".into(),
-                });
+                return Err(config_error(
+                    format!("headers.{name}"),
+                    "not a valid HTTP header name",
+                ));
             }
         }
         Ok(JsonApi { fetcher, config })

@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 use sgw_contract::FactoryError;
+use sgw_provider_common::config_error as bad;
 use sgw_provider_common::{encode_component, expand_template, parse_http_url};
 
 /// The Internet Archive's availability API.
@@ -22,13 +23,6 @@ fn default_read_top() -> usize {
 
 fn default_true() -> bool {
     true
-}
-
-fn bad(field: impl Into<String>, message: impl Into<String>) -> FactoryError {
-    FactoryError::Config {
-        field: Some(field.into()),
-        message: message.into(),
-    }
 }
 
 /// `kind: web-archive` — archived copies of the planned sources' pages.

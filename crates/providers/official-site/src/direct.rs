@@ -7,8 +7,8 @@ use sgw_contract::{
 };
 use sgw_provider_common::sgw_fetch::Fetcher;
 use sgw_provider_common::{
-    PageTarget, attempt_failed, expand_url, parse_config, parse_http_url, read_pages,
-    url_on_domains,
+    PageTarget, attempt_failed, check_url_templates, expand_url, parse_config, parse_http_url,
+    read_pages, require_at_least_one, url_on_domains,
 };
 use std::sync::Arc;
 use url::Url;
@@ -50,18 +50,8 @@ pub struct OfficialSite {
 
 impl OfficialSite {
     pub fn new(fetcher: Arc<Fetcher>, config: OfficialSiteConfig) -> Result<Self, FactoryError> {
-        if config.concurrency == 0 {
-            return Err(FactoryError::Config {
-                field: Some("concurrency".into()),
-                message: "must be at least 1".into(),
-            });
-        }
-        for (i, u) in config.urls.iter().enumerate() {
-            expand_url(u, "test").map_err(|e| FactoryError::Config {
-                field: Some(format!("urls[{i}]")),
-                message: e.to_string(),
-            })?;
-        }
+        require_at_least_one(&[("concurrency", config.concurrency)])?;
+        check_url_templates("urls", &config.urls)?;
         Ok(OfficialSite { fetcher, config })
     }
 }

@@ -13,7 +13,8 @@ use sgw_provider_common::sgw_extract::{self, DocumentKind};
 use sgw_provider_common::sgw_fetch::{FetchRequest, FetchResponse, Fetcher};
 use sgw_provider_common::{
     Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, expand_template,
-    expand_url, fetch_failure, is_time_sensitive, parse_config, rank, read_pages, url_on_domains,
+    expand_url, fetch_failure, is_time_sensitive, parse_config, rank, read_pages,
+    require_at_least_one, url_on_domains,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -76,18 +77,11 @@ pub struct OfficialSiteSearch {
 
 impl OfficialSiteSearch {
     pub fn new(fetcher: Arc<Fetcher>, config: SiteSearchConfig) -> Result<Self, FactoryError> {
-        for (field, v) in [
+        require_at_least_one(&[
             ("max_sites", config.max_sites),
             ("hits_per_site", config.hits_per_site),
             ("concurrency", config.concurrency),
-        ] {
-            if v == 0 {
-                return Err(FactoryError::Config {
-                    field: Some(field.into()),
-                    message: "must be at least 1".into(),
-                });
-            }
-        }
+        ])?;
         Ok(OfficialSiteSearch { fetcher, config })
     }
 }

@@ -4,6 +4,7 @@
 use crate::hits::{Pointers, check_pointer, web_url};
 use serde::Deserialize;
 use sgw_contract::FactoryError;
+use sgw_provider_common::config_error as bad;
 use std::collections::BTreeMap;
 use url::Url;
 
@@ -24,13 +25,6 @@ fn default_brave_key_env() -> String {
 
 fn default_brave_endpoint() -> String {
     BRAVE_ENDPOINT.to_string()
-}
-
-fn bad(field: &str, message: impl Into<String>) -> FactoryError {
-    FactoryError::Config {
-        field: Some(field.to_string()),
-        message: message.into(),
-    }
 }
 
 fn check_url(field: &str, raw: &str) -> Result<Url, FactoryError> {
@@ -224,13 +218,13 @@ impl JsonSearchConfig {
         for (i, h) in self.headers.iter().enumerate() {
             if http::HeaderName::from_bytes(h.name.as_bytes()).is_err() {
                 return Err(bad(
-                    &format!("headers[{i}].name"),
+                    format!("headers[{i}].name"),
                     format!("`{}` is not a header name", h.name),
                 ));
             }
             if seen.insert(h.name.to_ascii_lowercase(), i).is_some() {
                 return Err(bad(
-                    &format!("headers[{i}].name"),
+                    format!("headers[{i}].name"),
                     format!("`{}` is given twice", h.name),
                 ));
             }
@@ -239,7 +233,7 @@ impl JsonSearchConfig {
                 && !f.contains("{value}")
             {
                 return Err(bad(
-                    &format!("headers[{i}].format"),
+                    format!("headers[{i}].format"),
                     "must contain `{value}`",
                 ));
             }
