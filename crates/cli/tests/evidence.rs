@@ -186,40 +186,6 @@ fn path_str(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// A minimal one-page PDF with one line of Helvetica text.
-fn tiny_pdf(text: &str) -> Vec<u8> {
-    let stream = format!("BT /F1 18 Tf 72 720 Td ({text}) Tj ET");
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_string(),
-        format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
-            .to_string(),
-    ];
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, o) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for off in offsets {
-        pdf.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
-    }
-    pdf.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    pdf
-}
-
 /// Runs the blocked search and returns the request id it opened.
 fn blocked_request(w: &World) -> String {
     let out = w.search();
@@ -287,7 +253,8 @@ async fn the_human_evidence_loop_from_a_captcha_to_an_answer_from_cache() {
     assert_eq!(blocked_request(&w), id);
 
     // The person saves the page as a PDF; sgw-extract's pdf feature reads it.
-    let pdf = tiny_pdf("The central bank interest rate is 4.5 percent from January 2026.");
+    let pdf =
+        sgw_testkit::pdf::tiny("The central bank interest rate is 4.5 percent from January 2026.");
     let doc = sgw_extract::extract(&pdf, None, None).expect("the pdf feature reads the test PDF");
     assert!(
         doc.text.contains("central bank interest rate"),
@@ -379,10 +346,7 @@ async fn bad_submissions_exit_1_and_change_nothing() {
         ),
         (w.write("big.html", &big), "limit"),
         (
-            w.write(
-                "corrupt.pdf",
-                b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ngarbage\n%%EOF",
-            ),
+            w.write("corrupt.pdf", &sgw_testkit::pdf::broken()),
             "corrupt.pdf",
         ),
         (w.write("empty.txt", b"   \n\t "), "empty.txt"),

@@ -111,53 +111,14 @@ fn pdf_without_feature_is_unsupported() {
 #[cfg(feature = "pdf")]
 #[test]
 fn broken_pdf_is_an_error_not_a_panic() {
-    let err = extract(
-        b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF",
-        None,
-        None,
-    )
-    .unwrap_err();
+    let err = extract(&sgw_testkit::pdf::broken(), None, None).unwrap_err();
     assert!(err.to_string().contains("PDF"), "{err}");
-}
-
-/// A minimal one-page PDF with one line of Helvetica text.
-#[cfg(feature = "pdf")]
-fn tiny_pdf(text: &str) -> Vec<u8> {
-    let stream = format!("BT /F1 24 Tf 72 720 Td ({text}) Tj ET");
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_string(),
-        format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".to_string(),
-    ];
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, o) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for off in offsets {
-        pdf.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
-    }
-    pdf.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    pdf
 }
 
 #[cfg(feature = "pdf")]
 #[test]
 fn pdf_text_with_feature() {
-    let doc = extract(&tiny_pdf("Hello PDF world"), None, None).unwrap();
+    let doc = extract(&sgw_testkit::pdf::tiny("Hello PDF world"), None, None).unwrap();
     assert_eq!(doc.kind, DocumentKind::Pdf);
     assert!(doc.text.contains("Hello PDF world"), "{:?}", doc.text);
 }
@@ -165,7 +126,7 @@ fn pdf_text_with_feature() {
 #[cfg(feature = "pdf")]
 #[test]
 fn truncated_and_corrupted_pdfs_are_errors_or_text_never_panics() {
-    let pdf = tiny_pdf("Hello PDF world");
+    let pdf = sgw_testkit::pdf::tiny("Hello PDF world");
     for cut in (9..pdf.len()).step_by(37) {
         let _ = extract(&pdf[..cut], Some("application/pdf"), None);
     }

@@ -18,6 +18,7 @@ pub mod brave;
 pub mod feeds;
 pub mod opensearch;
 pub mod pages;
+pub mod pdf;
 pub mod robots;
 pub mod searxng;
 pub mod sitemap;
