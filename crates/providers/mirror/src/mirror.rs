@@ -8,7 +8,7 @@ use sgw_provider_common::markup::links;
 use sgw_provider_common::sgw_fetch::{FetchRequest, Fetcher};
 use sgw_provider_common::{
     Candidate, PageTarget, attempt_empty, attempt_success, expand_template, fetch_failure,
-    is_time_sensitive, rank, read_target, url_on_domains,
+    is_time_sensitive, rank, read_pages, read_target, url_on_domains,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -147,21 +147,11 @@ impl MirrorProvider {
                 publisher: Some(site.publisher.clone()),
             })
             .collect();
-        // Futures collected before awaiting (the stream of `read_pages` is
-        // not `Send` inside an `async_trait` method).
-        let reads: Vec<_> = targets
-            .iter()
-            .map(|t| read_target(&self.fetcher, t, call))
-            .collect();
-        for r in futures::future::join_all(reads).await {
-            match r {
-                Ok((ev, attempt)) => {
-                    report.evidence.push(ev);
-                    report.attempts.push(attempt);
-                }
-                Err(attempt) => report.attempts.push(attempt),
-            }
-        }
+        // All at once: there are at most `read_top`.
+        let all = targets.len();
+        let (evidence, attempts) = read_pages(&self.fetcher, targets, call, usize::MAX, all).await;
+        report.evidence.extend(evidence);
+        report.attempts.extend(attempts);
     }
 }
 

@@ -7,9 +7,7 @@ use sgw_contract::{
     ProviderReport, SourceTier,
 };
 use sgw_provider_common::sgw_fetch::{FetchError, FetchRequest, Fetcher};
-use sgw_provider_common::{
-    Candidate, PageTarget, attempt_empty, provider_error, rank, read_target,
-};
+use sgw_provider_common::{Candidate, PageTarget, attempt_empty, provider_error, rank, read_pages};
 use std::sync::Arc;
 use std::time::Instant;
 use url::Url;
@@ -329,25 +327,10 @@ impl Provider for SearchEngineProvider {
                 }
             })
             .collect();
-        let mut pages = Vec::new();
-        for chunk in targets.chunks(READ_CONCURRENCY) {
-            // Futures collected before awaiting: `read_pages`' stream is not
-            // `Send` inside an `async_trait` method (closure lifetime bound).
-            let reads: Vec<_> = chunk
-                .iter()
-                .map(|t| read_target(&self.fetcher, t, call))
-                .collect();
-            for r in futures::future::join_all(reads).await {
-                match r {
-                    Ok((ev, attempt)) => {
-                        pages.push(ev);
-                        report.attempts.push(attempt);
-                    }
-                    // The hit stays a snippet lead; its failure is traced.
-                    Err(attempt) => report.attempts.push(attempt),
-                }
-            }
-        }
+        // A hit that fails to read stays a snippet lead; its failure is traced.
+        let (mut pages, read) =
+            read_pages(&self.fetcher, targets, call, usize::MAX, READ_CONCURRENCY).await;
+        report.attempts.extend(read);
         let mut read_ok = vec![false; hits.len()];
         for ev in &mut pages {
             if let Some(i) = hits.iter().position(|h| h.url == ev.url) {
