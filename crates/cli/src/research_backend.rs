@@ -100,18 +100,9 @@ fn open_error(e: search_gateway::OpenError) -> BackendError {
 
 /// The policy at `options.policy`, else the built-in default.
 fn load_policy(options: &GatewayOptions) -> Result<Policy, BackendError> {
-    match &options.policy {
-        Some(path) => search_gateway::load_policy(path)
-            .map(|(p, _)| p)
-            .map_err(|e| BackendError::Usage(e.to_string())),
-        None => Policy::from_bytes(
-            search_gateway::DEFAULT_POLICY.as_bytes(),
-            Some("policies/default.yaml"),
-            &search_gateway::registered_kinds(),
-        )
+    search_gateway::load_policy_or_default(options.policy.as_deref())
         .map(|(p, _)| p)
-        .map_err(|e| BackendError::Usage(e.to_string())),
-    }
+        .map_err(|e| BackendError::Usage(e.to_string()))
 }
 
 fn open_options(options: &GatewayOptions) -> OpenOptions {

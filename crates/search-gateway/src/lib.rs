@@ -151,6 +151,23 @@ pub fn load_policy(path: &Path) -> Result<(Policy, Vec<Warning>), PolicyErrors> 
     Policy::load(path, &registered_kinds())
 }
 
+/// The built-in [`DEFAULT_POLICY`], validated against the linked kinds.
+pub fn default_policy() -> Result<(Policy, Vec<Warning>), PolicyErrors> {
+    Policy::from_bytes(
+        DEFAULT_POLICY.as_bytes(),
+        Some("policies/default.yaml"),
+        &registered_kinds(),
+    )
+}
+
+/// The policy at `path` (e.g. `--policy`), else the built-in default.
+pub fn load_policy_or_default(path: Option<&Path>) -> Result<(Policy, Vec<Warning>), PolicyErrors> {
+    match path {
+        Some(path) => load_policy(path),
+        None => default_policy(),
+    }
+}
+
 /// The policy's `network:` section as the network layer's config.
 pub fn network_config(policy: &Policy) -> Result<FetchConfig, OpenError> {
     let file = policy

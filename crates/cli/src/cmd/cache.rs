@@ -29,18 +29,9 @@ pub struct StoreArgs {
 impl StoreArgs {
     /// The policy named by `--policy`, or the built-in default.
     pub fn load_policy(&self) -> Result<Policy, CliError> {
-        match &self.policy {
-            Some(path) => search_gateway::load_policy(path)
-                .map(|(p, _)| p)
-                .map_err(|e| CliError::Usage(e.to_string())),
-            None => Policy::from_bytes(
-                search_gateway::DEFAULT_POLICY.as_bytes(),
-                Some("policies/default.yaml"),
-                &search_gateway::registered_kinds(),
-            )
+        search_gateway::load_policy_or_default(self.policy.as_deref())
             .map(|(p, _)| p)
-            .map_err(|e| CliError::Usage(e.to_string())),
-        }
+            .map_err(|e| CliError::Usage(e.to_string()))
     }
 
     /// Opens the store with the policy's staleness rules (where it lives is

@@ -88,12 +88,8 @@ pub async fn run(args: Args) -> CliResult {
     let gateway = match &args.policy {
         Some(path) => search_gateway::open(path, options).await,
         None => {
-            let (policy, _) = search_gateway::Policy::from_bytes(
-                search_gateway::DEFAULT_POLICY.as_bytes(),
-                Some("policies/default.yaml"),
-                &search_gateway::registered_kinds(),
-            )
-            .map_err(|e| CliError::Usage(e.to_string()))?;
+            let (policy, _) =
+                search_gateway::default_policy().map_err(|e| CliError::Usage(e.to_string()))?;
             search_gateway::build(policy, options).await
         }
     }
