@@ -12,6 +12,7 @@
 //! those. The tier it sets is only the registry entry's `tier_hint`.
 #![doc = include_str!("../README.md")]
 
+mod json;
 pub mod markup;
 mod rank;
 mod read;
@@ -19,6 +20,7 @@ mod template;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use json::{check_json_pointer, json_kind};
 pub use rank::{
     Candidate, Ranked, TIME_SENSITIVE_TOPICS, is_time_sensitive, parse_date, rank, terms,
 };

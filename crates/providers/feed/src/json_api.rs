@@ -8,8 +8,9 @@ use sgw_contract::{
 };
 use sgw_provider_common::sgw_fetch::{FetchRequest, Fetcher};
 use sgw_provider_common::{
-    Candidate, attempt_empty, attempt_success, config_error, expand_template, is_time_sensitive,
-    parse_config, provider_error, rank, require_at_least_one, source_for, text_passages,
+    Candidate, attempt_empty, attempt_success, check_json_pointer, config_error, expand_template,
+    is_time_sensitive, json_kind, parse_config, provider_error, rank, require_at_least_one,
+    source_for, text_passages,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -132,16 +133,7 @@ pub struct JsonApi {
 }
 
 fn check_pointer(field: &str, p: &str) -> Result<(), FactoryError> {
-    if p.is_empty() || p.starts_with('/') {
-        Ok(())
-    } else {
-        Err(config_error(
-            field,
-            format!(
-                "`{p}` is not a JSON pointer: it must be empty or start with `/` (e.g. `/results`)"
-            ),
-        ))
-    }
+    check_json_pointer(p).map_err(|m| config_error(field, m))
 }
 
 impl JsonApi {
@@ -222,17 +214,6 @@ pub enum ItemsError {
     },
 }
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 impl JsonApiConfig {
     /// Reads the items of a response: `(items, skipped)` where `skipped`
     /// counts items lacking a usable URL or text.
@@ -243,7 +224,7 @@ impl JsonApiConfig {
         let Value::Array(list) = list else {
             return Err(ItemsError::NotArray {
                 pointer: self.items.clone(),
-                found: kind_of(list),
+                found: json_kind(list),
             });
         };
         let mut out = Vec::new();

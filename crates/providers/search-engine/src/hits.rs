@@ -7,6 +7,9 @@
 use crate::text::plain;
 use serde_json::Value;
 use sgw_contract::FailureCode;
+/// Checks one JSON pointer's syntax (`""` or `/a/b~1c`).
+pub use sgw_provider_common::check_json_pointer as check_pointer;
+use sgw_provider_common::json_kind;
 use url::Url;
 
 /// Hits kept from one answer at most (the rest are ignored).
@@ -237,22 +240,6 @@ pub struct Pointers {
     pub date: Option<String>,
 }
 
-/// Checks one JSON pointer's syntax (`""` or `/a/b~1c`).
-pub fn check_pointer(p: &str) -> Result<(), String> {
-    if !p.is_empty() && !p.starts_with('/') {
-        return Err(format!(
-            "`{p}` is not a JSON pointer (it must be empty or start with `/`)"
-        ));
-    }
-    let mut chars = p.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '~' && !matches!(chars.peek(), Some('0' | '1')) {
-            return Err(format!("`{p}`: `~` must be followed by 0 or 1"));
-        }
-    }
-    Ok(())
-}
-
 /// Parses a generic JSON answer with `pointers`.
 pub fn parse_pointers(body: &str, pointers: &Pointers) -> Result<Vec<Hit>, ParseError> {
     let v = parse_json(body)?;
@@ -261,7 +248,7 @@ pub fn parse_pointers(body: &str, pointers: &Pointers) -> Result<Vec<Hit>, Parse
         Some(other) => {
             return Err(shape(
                 &pointers.items,
-                format!("expected an array of results, found {}", kind(other)),
+                format!("expected an array of results, found {}", json_kind(other)),
             ));
         }
         None => {
@@ -291,17 +278,6 @@ pub fn parse_pointers(body: &str, pointers: &Pointers) -> Result<Vec<Hit>, Parse
         })
         .take(MAX_HITS)
         .collect())
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]
