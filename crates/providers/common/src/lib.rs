@@ -43,6 +43,22 @@ pub fn fetcher(
     ctx.services.require::<sgw_fetch::Fetcher>()
 }
 
+/// The usual factory body: parses `config` into `C` (errors name the field),
+/// then constructs the provider with `new` from the `Fetcher` of the build
+/// context's services and that config.
+pub fn build_with_fetcher<C, P>(
+    config: &serde_json::Value,
+    ctx: &sgw_contract::BuildContext,
+    new: fn(std::sync::Arc<sgw_fetch::Fetcher>, C) -> Result<P, sgw_contract::FactoryError>,
+) -> Result<std::sync::Arc<dyn sgw_contract::Provider>, sgw_contract::FactoryError>
+where
+    C: serde::de::DeserializeOwned,
+    P: sgw_contract::Provider + 'static,
+{
+    let config: C = parse_config(config)?;
+    Ok(std::sync::Arc::new(new(fetcher(ctx)?, config)?))
+}
+
 /// Parses a provider's `config:` value into its config struct; an error names
 /// the field at fault (`FactoryError::Config { field, message }`). `null`
 /// means an empty config.

@@ -11,9 +11,9 @@ use sgw_contract::{
 use sgw_provider_common::sgw_extract::{self, DocumentKind, FeedEntry};
 use sgw_provider_common::sgw_fetch::{FetchRequest, Fetcher};
 use sgw_provider_common::{
-    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, check_url_templates,
-    expand_url, fetch_failure, is_time_sensitive, parse_config, parse_date, rank, read_target,
-    require_at_least_one, source_for, text_passages, url_on_domains,
+    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, build_with_fetcher,
+    check_url_templates, expand_url, fetch_failure, is_time_sensitive, parse_date, rank,
+    read_target, require_at_least_one, source_for, text_passages, url_on_domains,
 };
 use std::sync::Arc;
 use url::Url;
@@ -91,11 +91,7 @@ pub(crate) fn build(
     config: &serde_json::Value,
     ctx: &BuildContext,
 ) -> Result<Arc<dyn Provider>, FactoryError> {
-    let config: FeedConfig = parse_config(config)?;
-    Ok(Arc::new(FeedProvider::new(
-        sgw_provider_common::fetcher(ctx)?,
-        config,
-    )?))
+    build_with_fetcher(config, ctx, FeedProvider::new)
 }
 
 /// A feed to read, with the planned source it belongs to.

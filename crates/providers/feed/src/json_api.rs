@@ -8,9 +8,9 @@ use sgw_contract::{
 };
 use sgw_provider_common::sgw_fetch::{FetchRequest, Fetcher};
 use sgw_provider_common::{
-    Candidate, attempt_empty, attempt_success, check_json_pointer, config_error, expand_template,
-    is_time_sensitive, json_kind, parse_config, provider_error, rank, require_at_least_one,
-    source_for, text_passages,
+    Candidate, attempt_empty, attempt_success, build_with_fetcher, check_json_pointer,
+    config_error, expand_template, is_time_sensitive, json_kind, provider_error, rank,
+    require_at_least_one, source_for, text_passages,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -167,11 +167,7 @@ pub(crate) fn build(
     config: &serde_json::Value,
     ctx: &BuildContext,
 ) -> Result<Arc<dyn Provider>, FactoryError> {
-    let config: JsonApiConfig = parse_config(config)?;
-    Ok(Arc::new(JsonApi::new(
-        sgw_provider_common::fetcher(ctx)?,
-        config,
-    )?))
+    build_with_fetcher(config, ctx, JsonApi::new)
 }
 
 /// A scalar (or an array of strings) as text.

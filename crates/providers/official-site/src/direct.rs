@@ -7,8 +7,8 @@ use sgw_contract::{
 };
 use sgw_provider_common::sgw_fetch::Fetcher;
 use sgw_provider_common::{
-    PageTarget, attempt_failed, check_url_templates, expand_url, parse_config, parse_http_url,
-    read_pages, require_at_least_one, url_on_domains,
+    PageTarget, attempt_failed, build_with_fetcher, check_url_templates, expand_url,
+    parse_http_url, read_pages, require_at_least_one, url_on_domains,
 };
 use std::sync::Arc;
 use url::Url;
@@ -60,11 +60,7 @@ pub(crate) fn build(
     config: &serde_json::Value,
     ctx: &BuildContext,
 ) -> Result<Arc<dyn Provider>, FactoryError> {
-    let config: OfficialSiteConfig = parse_config(config)?;
-    Ok(Arc::new(OfficialSite::new(
-        sgw_provider_common::fetcher(ctx)?,
-        config,
-    )?))
+    build_with_fetcher(config, ctx, OfficialSite::new)
 }
 
 /// A target for `url` read because `source` lists it: the source's tier and

@@ -12,8 +12,8 @@ use sgw_provider_common::markup::{links, start_tags, text_until_close_within};
 use sgw_provider_common::sgw_extract::{self, DocumentKind};
 use sgw_provider_common::sgw_fetch::{FetchRequest, FetchResponse, Fetcher};
 use sgw_provider_common::{
-    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, expand_template,
-    expand_url, fetch_failure, is_time_sensitive, parse_config, rank, read_pages,
+    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, build_with_fetcher,
+    expand_template, expand_url, fetch_failure, is_time_sensitive, rank, read_pages,
     require_at_least_one, url_on_domains,
 };
 use std::sync::Arc;
@@ -90,11 +90,7 @@ pub(crate) fn build(
     config: &serde_json::Value,
     ctx: &BuildContext,
 ) -> Result<Arc<dyn Provider>, FactoryError> {
-    let config: SiteSearchConfig = parse_config(config)?;
-    Ok(Arc::new(OfficialSiteSearch::new(
-        sgw_provider_common::fetcher(ctx)?,
-        config,
-    )?))
+    build_with_fetcher(config, ctx, OfficialSiteSearch::new)
 }
 
 /// The OpenSearch search template of a description document: the
