@@ -1,4 +1,5 @@
-//! A spinner on stderr for long work, shown only when stderr is a terminal
+//! Terminal plumbing shared by the `sgw` and `research` binaries: logs on
+//! stderr, and a spinner for long work, shown only when stderr is a terminal
 //! (never in pipes, CI logs or `--json` captures).
 
 use std::io::IsTerminal;
@@ -18,4 +19,20 @@ pub fn spinner(message: impl Into<String>) -> indicatif::ProgressBar {
     bar.set_message(message.into());
     bar.enable_steady_tick(Duration::from_millis(100));
     bar
+}
+
+/// Logs on stderr: `warn` by default, more with each `-v`; `RUST_LOG` overrides.
+pub fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }

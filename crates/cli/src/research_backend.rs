@@ -32,7 +32,6 @@ use sgw_research::{
 };
 use std::collections::{HashMap, HashSet};
 use std::io::IsTerminal;
-use std::time::Duration;
 
 /// The largest evidence `gates --resolve` accepts (file, text or fetched page).
 pub const MAX_SUBMISSION_BYTES: u64 = ingest::MAX_BYTES;
@@ -76,17 +75,11 @@ impl GatewayBackend {
     }
 
     fn spinner(&self, message: String) -> indicatif::ProgressBar {
-        if !self.progress {
-            return indicatif::ProgressBar::hidden();
+        if self.progress {
+            crate::progress::spinner(message)
+        } else {
+            indicatif::ProgressBar::hidden()
         }
-        let bar =
-            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
-            bar.set_style(style);
-        }
-        bar.set_message(message);
-        bar.enable_steady_tick(Duration::from_millis(100));
-        bar
     }
 }
 
