@@ -27,8 +27,8 @@ pub use rank::{
 pub use read::{
     MAX_PASSAGES, PageTarget, attempt_empty, attempt_failed, attempt_success,
     evidence_from_document, extraction_failure_code, fetch_failure, host_matches, method_name,
-    provider_error, ranked_passages, read_page, read_pages, read_target, source_for, text_passages,
-    url_on_domains,
+    provider_error, ranked_passages, read_into_report, read_page, read_pages, read_target,
+    source_for, text_passages, url_on_domains,
 };
 pub use template::{TemplateError, encode_component, expand_template, expand_url, parse_http_url};
 

@@ -3,7 +3,7 @@
 use futures::StreamExt;
 use sgw_contract::{
     Attempt, AttemptOutcome, Evidence, EvidenceMetadata, FailureCode, Passage, PlannedSource,
-    ProviderCall, ProviderError, SourceTier,
+    ProviderCall, ProviderError, ProviderReport, SourceTier,
 };
 use sgw_extract::{Document, DocumentKind};
 use sgw_fetch::{FetchError, FetchRequest, FetchResponse, Fetcher};
@@ -313,4 +313,25 @@ pub async fn read_pages(
         }
     }
     (evidence, attempts)
+}
+
+/// A provider's report from reading `targets` (see [`read_pages`]) until
+/// the call's `max_sources` pieces of evidence are found, `concurrency` at
+/// once: that evidence, and the `attempts` made before followed by one per
+/// target read.
+pub async fn read_into_report(
+    fetcher: &Fetcher,
+    targets: Vec<PageTarget>,
+    call: &ProviderCall<'_>,
+    concurrency: usize,
+    mut attempts: Vec<Attempt>,
+) -> ProviderReport {
+    let max = call.max_sources.max(1);
+    let (evidence, read) = read_pages(fetcher, targets, call, max, concurrency).await;
+    attempts.extend(read);
+    ProviderReport {
+        evidence,
+        attempts,
+        ..ProviderReport::default()
+    }
 }

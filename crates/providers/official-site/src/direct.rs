@@ -8,7 +8,7 @@ use sgw_contract::{
 use sgw_provider_common::sgw_fetch::Fetcher;
 use sgw_provider_common::{
     PageTarget, attempt_failed, build_with_fetcher, check_url_templates, expand_url,
-    parse_http_url, read_pages, require_at_least_one, url_on_domains,
+    parse_http_url, read_into_report, require_at_least_one, url_on_domains,
 };
 use std::sync::Arc;
 use url::Url;
@@ -135,19 +135,13 @@ impl Provider for OfficialSite {
             provider = call.provider,
             "reading entry pages"
         );
-        let (evidence, read) = read_pages(
+        Ok(read_into_report(
             &self.fetcher,
             targets,
             call,
-            call.max_sources.max(1),
             self.config.concurrency,
-        )
-        .await;
-        attempts.extend(read);
-        Ok(ProviderReport {
-            evidence,
             attempts,
-            ..ProviderReport::default()
-        })
+        )
+        .await)
     }
 }

@@ -13,7 +13,7 @@ use sgw_provider_common::sgw_extract::{self, DocumentKind};
 use sgw_provider_common::sgw_fetch::{FetchRequest, FetchResponse, Fetcher};
 use sgw_provider_common::{
     Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, build_with_fetcher,
-    expand_template, expand_url, fetch_failure, is_time_sensitive, rank, read_pages,
+    expand_template, expand_url, fetch_failure, is_time_sensitive, rank, read_into_report,
     require_at_least_one, url_on_domains,
 };
 use std::sync::Arc;
@@ -588,19 +588,13 @@ impl Provider for OfficialSiteSearch {
             }
         }
         tracing::debug!(hits = targets.len(), elapsed = ?started.elapsed(), "site search done");
-        let (evidence, read) = read_pages(
+        Ok(read_into_report(
             &self.fetcher,
             targets,
             call,
-            call.max_sources.max(1),
             self.config.concurrency,
-        )
-        .await;
-        attempts.extend(read);
-        Ok(ProviderReport {
-            evidence,
             attempts,
-            ..ProviderReport::default()
-        })
+        )
+        .await)
     }
 }
