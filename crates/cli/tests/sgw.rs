@@ -99,17 +99,7 @@ fn a_search_with_no_evidence_exits_2_and_json_has_the_contract() {
         .stdout
         .clone();
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    for field in [
-        "answer",
-        "confidence",
-        "confidence_level",
-        "sources",
-        "fallback_used",
-        "failure_codes",
-        "verified_at",
-        "evidence_ids",
-        "attempts",
-    ] {
+    for field in search_gateway::SearchResult::CONTRACT_FIELDS {
         assert!(json.get(field).is_some(), "{field}");
     }
 }

@@ -169,6 +169,20 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// The fields of the result contract: the seed's `required_fields` plus
+    /// `confidence_level` and `attempts`. Every result's JSON has them all.
+    pub const CONTRACT_FIELDS: [&'static str; 9] = [
+        "answer",
+        "confidence",
+        "confidence_level",
+        "sources",
+        "fallback_used",
+        "failure_codes",
+        "verified_at",
+        "evidence_ids",
+        "attempts",
+    ];
+
     /// True when the answer carries at least one cited source.
     pub fn has_answer(&self) -> bool {
         !self.sources.is_empty() && !self.answer.is_empty()

@@ -1,7 +1,7 @@
 //! The seed's 12 tests (`tests/test_search_gateway_resilience_contract.py`), ported unchanged in meaning.
 
 use sgw_contract::{
-    Answer, ConfidenceLevel, EvidenceSource, FailureCode, SourceTier, build_result,
+    Answer, ConfidenceLevel, EvidenceSource, FailureCode, SearchResult, SourceTier, build_result,
     classify_http_or_extraction_failure, confidence_level, score_sources,
 };
 
@@ -239,17 +239,7 @@ fn result_json_has_the_contract_fields() {
         vec![],
     );
     let json = serde_json::to_value(&result).unwrap();
-    for field in [
-        "answer",
-        "confidence",
-        "confidence_level",
-        "sources",
-        "fallback_used",
-        "failure_codes",
-        "verified_at",
-        "evidence_ids",
-        "attempts",
-    ] {
+    for field in SearchResult::CONTRACT_FIELDS {
         assert!(json.get(field).is_some(), "missing {field}");
     }
     assert_eq!(json["confidence_level"], "high");

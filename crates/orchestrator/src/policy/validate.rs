@@ -17,19 +17,6 @@ impl fmt::Display for Warning {
     }
 }
 
-/// The result contract's field names.
-const RESULT_FIELDS: [&str; 9] = [
-    "answer",
-    "confidence",
-    "confidence_level",
-    "sources",
-    "fallback_used",
-    "failure_codes",
-    "verified_at",
-    "evidence_ids",
-    "attempts",
-];
-
 fn unit(x: f64) -> bool {
     x.is_finite() && (0.0..=1.0).contains(&x)
 }
@@ -70,12 +57,12 @@ pub(super) fn validate(
     }
     if let Some(contract) = &policy.result_contract {
         for (i, f) in contract.required_fields.iter().enumerate() {
-            if !RESULT_FIELDS.contains(&f.as_str()) {
+            if !sgw_contract::SearchResult::CONTRACT_FIELDS.contains(&f.as_str()) {
                 err(
                     format!("result_contract.required_fields[{i}]"),
                     format!(
                         "unknown result field `{f}` (known: {})",
-                        RESULT_FIELDS.join(", ")
+                        sgw_contract::SearchResult::CONTRACT_FIELDS.join(", ")
                     ),
                 );
             }
