@@ -7,3 +7,4 @@ mod fields;
 mod metadata;
 mod passages;
 mod robustness;
+mod tags;

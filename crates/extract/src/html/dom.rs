@@ -5,9 +5,11 @@
 //! end tags. That is enough to score blocks of text, and it is fast, iterative
 //! (no recursion anywhere) and bounded: nesting is capped at [`MAX_DEPTH`]
 //! (deeper elements are flattened into their ancestor) and the number of
-//! element nodes at [`MAX_NODES`].
+//! element nodes at [`MAX_NODES`]. Tokens (tag names, attributes, raw-text
+//! elements) come from [`super::tags`], the crate's one tokenizer.
 
 use super::entities::decode_into;
+use super::tags::{Markup, is_raw, next_markup, parse_attrs, raw_text_end};
 
 /// Deeper elements are attached to the element at this depth.
 pub const MAX_DEPTH: usize = 256;
@@ -182,24 +184,6 @@ fn is_void(name: &[u8]) -> bool {
             | b"wbr"
             | b"keygen"
             | b"frame"
-    )
-}
-
-/// Raw-text elements whose content is never markup.
-fn is_raw(name: &[u8]) -> bool {
-    matches!(
-        name,
-        b"script"
-            | b"style"
-            | b"noscript"
-            | b"template"
-            | b"iframe"
-            | b"xmp"
-            | b"noembed"
-            | b"noframes"
-            | b"textarea"
-            | b"title"
-            | b"plaintext"
     )
 }
 
@@ -666,95 +650,6 @@ fn lower_into(src: &[u8], buf: &mut Vec<u8>) {
     buf.extend(src.iter().map(u8::to_ascii_lowercase));
 }
 
-fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    // needle is lowercase ASCII and starts with '<'
-    let mut i = from;
-    while i + needle.len() <= hay.len() {
-        let off = hay[i..].iter().position(|&b| b == b'<')?;
-        i += off;
-        if i + needle.len() <= hay.len()
-            && hay[i..i + needle.len()]
-                .iter()
-                .zip(needle)
-                .all(|(a, b)| a.to_ascii_lowercase() == *b)
-        {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Parses attributes in `s[from..]` up to `>`; returns the index after `>`
-/// and whether the tag was self-closing.
-fn parse_attrs(s: &str, from: usize, out: &mut Vec<(String, String)>, keep: bool) -> (usize, bool) {
-    let b = s.as_bytes();
-    let mut i = from;
-    let mut self_closing = false;
-    loop {
-        while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
-            self_closing = b[i] == b'/';
-            i += 1;
-        }
-        if i >= b.len() {
-            return (b.len(), self_closing);
-        }
-        if b[i] == b'>' {
-            return (i + 1, self_closing);
-        }
-        self_closing = false;
-        let ns = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'=' | b'>' | b'/') {
-            i += 1;
-        }
-        if i == ns {
-            // e.g. a lone '=': skip it.
-            i += 1;
-            continue;
-        }
-        let name_end = i;
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let mut value = "";
-        if i < b.len() && b[i] == b'=' {
-            i += 1;
-            while i < b.len() && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
-                let q = b[i];
-                let vs = i + 1;
-                let ve = b[vs..]
-                    .iter()
-                    .position(|&c| c == q)
-                    .map_or(b.len(), |p| vs + p);
-                value = &s[vs..ve];
-                i = (ve + 1).min(b.len());
-            } else {
-                let vs = i;
-                while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
-                    i += 1;
-                }
-                value = &s[vs..i];
-            }
-        } else {
-            i = name_end;
-        }
-        if keep && out.len() < 64 {
-            let mut name = s[ns..name_end].to_string();
-            name.make_ascii_lowercase();
-            let mut v = String::new();
-            if value.contains('&') {
-                decode_into(value, &mut v);
-            } else {
-                v.push_str(value);
-            }
-            out.push((name, v));
-        }
-    }
-}
-
 /// Parses `html` into a [`Dom`].
 pub fn parse(html: &str) -> Dom {
     let mut bld = Builder::new(html.len());
@@ -762,84 +657,40 @@ pub fn parse(html: &str) -> Dom {
     let mut i = 0;
     let mut text_start = 0;
     let mut name_buf: Vec<u8> = Vec::with_capacity(16);
-    while i < b.len() {
-        let Some(off) = b[i..].iter().position(|&c| c == b'<') else {
-            break;
-        };
-        let lt = i + off;
-        let next = b.get(lt + 1).copied().unwrap_or(0);
-        if next == b'!' {
-            bld.push_text(&html[text_start..lt]);
-            if b[lt..].starts_with(b"<!--") {
-                let end = find_sub(b, lt + 4, b"-->").map_or(b.len(), |p| p + 3);
-                i = end;
-            } else if b[lt..].starts_with(b"<![CDATA[") {
-                let end = find_sub(b, lt + 9, b"]]>").unwrap_or(b.len());
-                bld.push_text(&html[lt + 9..end]);
-                i = (end + 3).min(b.len());
-            } else {
-                i = b[lt..]
-                    .iter()
-                    .position(|&c| c == b'>')
-                    .map_or(b.len(), |p| lt + p + 1);
-            }
-            text_start = i;
-            continue;
-        }
-        if next == b'?' {
-            bld.push_text(&html[text_start..lt]);
-            i = b[lt..]
-                .iter()
-                .position(|&c| c == b'>')
-                .map_or(b.len(), |p| lt + p + 1);
-            text_start = i;
-            continue;
-        }
-        let is_end = next == b'/';
-        let ns = if is_end { lt + 2 } else { lt + 1 };
-        if ns >= b.len() || !b[ns].is_ascii_alphabetic() {
-            // Not a tag: '<' is text.
-            i = lt + 1;
-            continue;
-        }
+    while let Some((lt, markup, after)) = next_markup(b, i) {
         bld.push_text(&html[text_start..lt]);
-        let mut ne = ns;
-        while ne < b.len() && !b[ne].is_ascii_whitespace() && b[ne] != b'>' && b[ne] != b'/' {
-            ne += 1;
-        }
-        lower_into(&b[ns..ne], &mut name_buf);
-        if is_end {
-            let gt = b[ne..]
-                .iter()
-                .position(|&c| c == b'>')
-                .map_or(b.len(), |p| ne + p + 1);
-            bld.end_tag(&name_buf);
-            i = gt;
-            text_start = i;
-            continue;
-        }
+        i = after;
+        text_start = i;
+        let name = match markup {
+            Markup::Skip => continue,
+            Markup::Cdata(content) => {
+                bld.push_text(&html[content]);
+                continue;
+            }
+            Markup::End(name) => {
+                lower_into(&b[name], &mut name_buf);
+                bld.end_tag(&name_buf);
+                continue;
+            }
+            Markup::Start(name) => name,
+        };
+        lower_into(&b[name], &mut name_buf);
         let keep = !matches!(
             name_buf.as_slice(),
             b"path" | b"g" | b"rect" | b"circle" | b"use" | b"polygon" | b"source"
         );
         let mut attrs = std::mem::take(&mut bld.attr_buf);
         attrs.clear();
-        let (after, self_closing) = parse_attrs(html, ne, &mut attrs, keep);
+        let (after, self_closing) = parse_attrs(html, i, &mut attrs, keep);
         i = after;
+        text_start = i;
         if is_raw(&name_buf) {
             let is_ld = name_buf == b"script"
                 && attrs.iter().any(|(n, v)| {
                     n == "type" && v.trim().eq_ignore_ascii_case("application/ld+json")
                 });
             bld.attr_buf = attrs;
-            let mut close = Vec::with_capacity(name_buf.len() + 2);
-            close.extend_from_slice(b"</");
-            close.extend_from_slice(&name_buf);
-            let end = if name_buf == b"plaintext" {
-                b.len()
-            } else {
-                find_ci(b, i, &close).unwrap_or(b.len())
-            };
+            let (end, past) = raw_text_end(b, &name_buf, i);
             let content = &html[i..end];
             if is_ld && bld.dom.head.json_ld.len() < 16 {
                 bld.dom.head.json_ld.push(content.to_string());
@@ -848,16 +699,12 @@ pub fn parse(html: &str) -> Dom {
                 decode_into(content, &mut t);
                 bld.dom.head.title = Some(t.split_whitespace().collect::<Vec<_>>().join(" "));
             }
-            i = b[end..]
-                .iter()
-                .position(|&c| c == b'>')
-                .map_or(b.len(), |p| end + p + 1);
+            i = past;
             text_start = i;
             continue;
         }
         bld.attr_buf = attrs;
         bld.start_tag(&name_buf, self_closing);
-        text_start = i;
     }
     if text_start < b.len() {
         bld.push_text(&html[text_start..]);
@@ -866,16 +713,6 @@ pub fn parse(html: &str) -> Dom {
         bld.finish_author();
     }
     bld.dom
-}
-
-fn find_sub(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    if from >= hay.len() {
-        return None;
-    }
-    hay[from..]
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| from + p)
 }
 
 #[cfg(test)]

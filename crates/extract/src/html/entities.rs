@@ -1,5 +1,7 @@
 //! HTML character references: numeric ones and the named ones that matter for text.
 
+use std::borrow::Cow;
+
 /// Named references (without `&` and `;`) that commonly appear in page text.
 /// Unknown names are kept verbatim, which is what browsers do for most of them.
 const NAMED: &[(&str, char)] = &[
@@ -150,15 +152,51 @@ fn named(name: &str) -> Option<char> {
     NAMED.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)
 }
 
-/// Appends `s` to `out`, decoding character references.
+/// Decodes the character references of `s` (text content): numeric ones
+/// (`&#38;`, `&#x41;`; NUL, surrogates and out-of-range values become
+/// U+FFFD, `&#128;`–`&#159;` are read as Windows-1252 as browsers do) and the
+/// common named ones (Latin-1 letters, punctuation, symbols), with or without the closing `;`. Unknown
+/// names and a lone `&` are kept verbatim. Linear in `s`; never panics;
+/// borrows when there is nothing to decode.
+pub fn decode_entities(s: &str) -> Cow<'_, str> {
+    if !s.contains('&') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    decode_into(s, &mut out);
+    Cow::Owned(out)
+}
+
+/// Like [`decode_entities`], for an attribute value: a named reference
+/// without its `;` that is followed by `=` or an alphanumeric is kept
+/// verbatim (the HTML rule that keeps `?a=1&copy=2` or `&num=10` in URLs intact).
+pub fn decode_attr_entities(s: &str) -> Cow<'_, str> {
+    if !s.contains('&') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    decode_attr_into(s, &mut out);
+    Cow::Owned(out)
+}
+
+/// Appends `s` to `out`, decoding character references (text content).
 pub fn decode_into(s: &str, out: &mut String) {
+    decode_with(s, out, false);
+}
+
+/// Appends `s` to `out`, decoding character references (attribute value).
+pub fn decode_attr_into(s: &str, out: &mut String) {
+    decode_with(s, out, true);
+}
+
+fn decode_with(s: &str, out: &mut String, in_attr: bool) {
     let bytes = s.as_bytes();
     let mut last = 0;
     let mut i = 0;
     while let Some(off) = memchr_amp(&bytes[i..]) {
         let amp = i + off;
         out.push_str(&s[last..amp]);
-        let (consumed, ch) = reference_at(&s[amp + 1..]);
+        let (consumed, ch) = reference_at(&s[amp + 1..], in_attr);
         match ch {
             Some(c) => {
                 out.push(c);
@@ -179,7 +217,7 @@ fn memchr_amp(b: &[u8]) -> Option<usize> {
 }
 
 /// Parses a reference after `&`; returns (bytes consumed, char).
-fn reference_at(s: &str) -> (usize, Option<char>) {
+fn reference_at(s: &str, in_attr: bool) -> (usize, Option<char>) {
     let b = s.as_bytes();
     if b.first() == Some(&b'#') {
         let (hex, start) = match b.get(1) {
@@ -227,6 +265,14 @@ fn reference_at(s: &str) -> (usize, Option<char>) {
         return (0, None);
     }
     match named(&s[..end]) {
+        Some(_)
+            if in_attr
+                && b.get(end) != Some(&b';')
+                && b.get(end)
+                    .is_some_and(|&c| c == b'=' || c.is_ascii_alphanumeric()) =>
+        {
+            (0, None)
+        }
         Some(c) => {
             let consumed = if b.get(end) == Some(&b';') {
                 end + 1
@@ -248,5 +294,17 @@ mod tests {
         let mut out = String::new();
         decode_into("a &amp; b &#8212; &#x41;&nbsp;&bogus; &", &mut out);
         assert_eq!(out, "a & b — A\u{a0}&bogus; &");
+    }
+
+    #[test]
+    fn attribute_rule_keeps_query_parameters() {
+        assert_eq!(
+            decode_attr_entities("?a=1&copy=2&num=3"),
+            "?a=1&copy=2&num=3"
+        );
+        assert_eq!(decode_attr_entities("?a=1&amp;copy=2"), "?a=1&copy=2");
+        assert_eq!(decode_attr_entities("x &copy y"), "x © y");
+        assert_eq!(decode_entities("?a=1&copy=2"), "?a=1©=2");
+        assert!(matches!(decode_entities("plain"), Cow::Borrowed("plain")));
     }
 }

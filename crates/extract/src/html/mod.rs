@@ -3,6 +3,10 @@
 pub mod content;
 pub mod dom;
 mod entities;
+pub mod tags;
+
+pub use entities::{decode_attr_entities, decode_entities};
+pub use tags::{StartTag, StartTags, start_tags, text_until_close};
 
 use crate::Metadata;
 use crate::date::normalize_date;

@@ -5,7 +5,8 @@
 pub const MAX_SNIPPET_CHARS: usize = 2_000;
 
 /// Removes tags, decodes entities (`sgw-provider-common`'s markup decoder),
-/// drops control characters, collapses whitespace and bounds the length.
+/// drops control characters and U+FFFD (what a `&#0;` or broken reference
+/// decodes to), collapses whitespace and bounds the length.
 /// Linear in the input; never panics.
 pub fn plain(s: &str) -> String {
     let mut stripped = String::with_capacity(s.len().min(MAX_SNIPPET_CHARS * 4));
@@ -33,7 +34,7 @@ pub fn plain(s: &str) -> String {
     stripped.push_str(rest);
     let decoded = sgw_provider_common::markup::decode_entities(&stripped);
     let collapsed = decoded
-        .split(|c: char| c.is_whitespace() || c.is_control())
+        .split(|c: char| c.is_whitespace() || c.is_control() || c == '\u{fffd}')
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
