@@ -77,15 +77,22 @@ impl fmt::Display for ConfidenceLevel {
     }
 }
 
-/// The seed's `confidence_level` with its default thresholds.
-pub fn confidence_level(score: f64) -> ConfidenceLevel {
-    if score >= 0.85 {
-        ConfidenceLevel::High
-    } else if score >= 0.65 {
-        ConfidenceLevel::Medium
-    } else {
-        ConfidenceLevel::Low
+impl ConfidenceLevel {
+    /// The level of `score` with the given thresholds (`high` ≥ `medium`).
+    pub fn from_score(score: f64, high: f64, medium: f64) -> ConfidenceLevel {
+        if score >= high {
+            ConfidenceLevel::High
+        } else if score >= medium {
+            ConfidenceLevel::Medium
+        } else {
+            ConfidenceLevel::Low
+        }
     }
+}
+
+/// The seed's `confidence_level` with its default thresholds (0.85, 0.65).
+pub fn confidence_level(score: f64) -> ConfidenceLevel {
+    ConfidenceLevel::from_score(score, 0.85, 0.65)
 }
 
 /// A ranked passage of the answer, citing its evidence.

@@ -9,9 +9,9 @@ use futures::future::BoxFuture;
 use futures::stream::{FuturesUnordered, StreamExt};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use sgw_contract::{
-    Attempt, AttemptOutcome, BuildContext, CacheKey, EvidenceSink, FailureCode, PlannedSource,
-    Provider, ProviderCall, ProviderError, ProviderFactory, ProviderReport, Scoring, SearchRequest,
-    SearchResult, Services, SourceTier, confidence_level,
+    Attempt, AttemptOutcome, BuildContext, CacheKey, ConfidenceLevel, EvidenceSink, FailureCode,
+    PlannedSource, Provider, ProviderCall, ProviderError, ProviderFactory, ProviderReport, Scoring,
+    SearchRequest, SearchResult, Services, SourceTier,
 };
 use std::fmt;
 use std::num::NonZeroU32;
@@ -697,15 +697,7 @@ impl Run {
         let scoring_sources = answer::scoring_sources(&self.used);
         let confidence = inner.scoring.score(&scoring_sources, &codes);
         let thresholds = inner.policy.confidence_thresholds;
-        let level = if (thresholds.high, thresholds.medium) == (0.85, 0.65) {
-            confidence_level(confidence)
-        } else if confidence >= thresholds.high {
-            sgw_contract::ConfidenceLevel::High
-        } else if confidence >= thresholds.medium {
-            sgw_contract::ConfidenceLevel::Medium
-        } else {
-            sgw_contract::ConfidenceLevel::Low
-        };
+        let level = ConfidenceLevel::from_score(confidence, thresholds.high, thresholds.medium);
         let first_failed = self.first_step.is_some_and(|first| {
             let step = inner.chain[first].0.as_str();
             self.attempts

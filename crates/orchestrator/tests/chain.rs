@@ -451,3 +451,24 @@ async fn user_evidence_is_never_upgraded_nor_dropped_for_its_wording() {
     );
     assert_eq!(r.confidence, 0.5);
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_policy_thresholds_decide_the_level() {
+    let a = unique("a");
+    let yaml = format!(
+        "{HEAD}confidence_thresholds: {{high: 0.96, medium: 0.9}}\nproviders:\n  direct_official_adapter:\n    - {}\n",
+        provider(
+            &a,
+            &format!(
+                ", docs: [{}]",
+                doc("https://stats.example/rates", "interest rate 4.5 percent")
+            )
+        ),
+    );
+    let r = gateway(&yaml)
+        .search(&request("interest rate"))
+        .await
+        .unwrap();
+    assert_eq!(r.confidence, 0.95);
+    assert_eq!(r.confidence_level, ConfidenceLevel::Medium);
+}
