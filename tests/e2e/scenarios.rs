@@ -285,3 +285,41 @@ async fn every_seed_code_is_produced_by_a_real_fault() {
         .collect();
     assert!(missing.is_empty(), "seed codes never produced: {missing:?}");
 }
+
+#[tokio::test]
+async fn a_suspension_is_kept_in_the_store_for_other_runs_and_processes() {
+    let options = PolicyOptions {
+        cache: false,
+        ..quick()
+    };
+    let rig = Rig::new(options.clone(), |w| {
+        w.break_official(Fault::JsShell);
+        w.engine_captcha();
+    })
+    .await;
+    let r1 = rig.ask(&[]).await;
+    assert!(
+        codes(&r1).contains(&FailureCode::SearchProviderCaptcha),
+        "{:?}",
+        r1.failure_codes
+    );
+    assert_eq!(rig.world.web.hits(world::ENGINE, "/search"), 1);
+    // A new gateway on the same store (another `sgw` run, another process):
+    // it has no memory of its own, yet the engine stays suspended.
+    let other = Rig::gateway(&rig.world, &options, &rig.store_path).await;
+    let r2 = other
+        .search(&search_gateway::SearchRequest::new(world::QUESTION))
+        .await
+        .unwrap();
+    assert_eq!(
+        rig.world.web.hits(world::ENGINE, "/search"),
+        1,
+        "the suspension was read from the store"
+    );
+    let skipped = r2.attempts.iter().find(|a| a.provider == "searx").unwrap();
+    assert_eq!(skipped.outcome, AttemptOutcome::Skipped);
+    assert_eq!(
+        skipped.failure_code,
+        Some(FailureCode::SearchProviderCaptcha)
+    );
+}

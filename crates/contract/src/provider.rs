@@ -105,6 +105,30 @@ pub trait EvidenceSink: Send + Sync {
     ) -> Result<(), String>;
 }
 
+/// One provider instance's suspension, as kept beyond the process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuspensionRecord {
+    /// `<policy name>/<provider instance name>`.
+    pub provider: String,
+    /// When the provider may run again.
+    pub until: jiff::Timestamp,
+    /// The failure that suspended it.
+    pub reason: FailureCode,
+    /// Consecutive timeouts so far (drives the timeout back-off).
+    pub consecutive_timeouts: u32,
+}
+
+/// Where suspensions outlive the process (the evidence store), so a
+/// CAPTCHA'd engine also rests across separate `sgw` runs and across gateway
+/// processes sharing one store.
+#[async_trait::async_trait]
+pub trait SuspensionLedger: Send + Sync {
+    /// Suspensions still running at `now`.
+    async fn active_suspensions(&self, now: jiff::Timestamp) -> Result<Vec<SuspensionRecord>, String>;
+    /// Records (or replaces) a provider's suspension.
+    async fn record_suspension(&self, record: &SuspensionRecord) -> Result<(), String>;
+}
+
 /// A type map of shared services (the HTTP client, the evidence store, …)
 /// handed to factories, so the contract need not know their types.
 #[derive(Clone, Default)]

@@ -11,7 +11,7 @@ use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use sgw_contract::{
     Attempt, AttemptOutcome, BuildContext, CacheKey, ConfidenceLevel, EvidenceSink, FailureCode,
     PlannedSource, Provider, ProviderCall, ProviderError, ProviderFactory, ProviderReport, Scoring,
-    SearchRequest, SearchResult, Services, SourceTier,
+    SearchRequest, SearchResult, Services, SourceTier, SuspensionLedger, SuspensionRecord,
 };
 use std::fmt;
 use std::num::NonZeroU32;
@@ -56,6 +56,7 @@ struct Inner {
     suspensions: Suspensions,
     sink: Option<Arc<dyn EvidenceSink>>,
     analyzer: Option<Arc<dyn TextAnalyzer>>,
+    ledger: Option<Arc<dyn SuspensionLedger>>,
 }
 
 /// A built gateway: cheap to clone, safe to share between tasks.
@@ -78,6 +79,7 @@ pub struct GatewayBuilder {
     services: Services,
     sink: Option<Arc<dyn EvidenceSink>>,
     analyzer: Option<Arc<dyn TextAnalyzer>>,
+    ledger: Option<Arc<dyn SuspensionLedger>>,
     extra: Vec<ProviderFactory>,
 }
 
@@ -96,6 +98,7 @@ impl GatewayBuilder {
             services: Services::new(),
             sink: None,
             analyzer: None,
+            ledger: None,
             extra: Vec::new(),
         }
     }
@@ -115,6 +118,13 @@ impl GatewayBuilder {
     /// The passage ranker and field finder.
     pub fn analyzer(mut self, analyzer: Arc<dyn TextAnalyzer>) -> Self {
         self.analyzer = Some(analyzer);
+        self
+    }
+
+    /// Where suspensions are kept beyond this process (the evidence store), so
+    /// separate runs and processes sharing the store respect them.
+    pub fn ledger(mut self, ledger: Arc<dyn SuspensionLedger>) -> Self {
+        self.ledger = Some(ledger);
         self
     }
 
@@ -204,6 +214,7 @@ impl GatewayBuilder {
             cache_providers,
             sink: self.sink,
             analyzer: self.analyzer,
+            ledger: self.ledger,
         };
         Ok(Gateway {
             inner: Arc::new(inner),
@@ -271,6 +282,7 @@ impl Gateway {
         let planned = inner.planner.plan(request, &topic);
         let deadline = Instant::now() + Duration::from_millis(inner.policy.execution.deadline_ms);
         tracing::info!(%key, planned = planned.len(), "search");
+        self.adopt_ledger().await;
         let input = Arc::new(RunInput {
             request: request.clone(),
             key,
@@ -398,6 +410,52 @@ impl Gateway {
         Ok(run.finish().await)
     }
 
+    /// The key of a provider instance in the suspension ledger.
+    fn ledger_key(&self, provider: &str) -> String {
+        format!("{}/{provider}", self.inner.policy.name)
+    }
+
+    /// Suspends `provider` after `error` (per the policy) and keeps the
+    /// suspension in the ledger, if there is one. Returns its duration.
+    async fn suspend(&self, provider: &str, error: &ProviderError) -> Option<Duration> {
+        let (duration, consecutive_timeouts) = self.inner.suspensions.failed(provider, error)?;
+        if let Some(ledger) = &self.inner.ledger {
+            let record = SuspensionRecord {
+                provider: self.ledger_key(provider),
+                until: jiff::Timestamp::now() + duration,
+                reason: error.code,
+                consecutive_timeouts,
+            };
+            if let Err(e) = ledger.record_suspension(&record).await {
+                tracing::warn!(provider, "could not keep the suspension in the store: {e}");
+            }
+        }
+        Some(duration)
+    }
+
+    /// Takes over the suspensions other runs and processes recorded.
+    async fn adopt_ledger(&self) {
+        let Some(ledger) = &self.inner.ledger else {
+            return;
+        };
+        let now = jiff::Timestamp::now();
+        match ledger.active_suspensions(now).await {
+            Ok(records) => {
+                for r in records {
+                    let Some(name) = r.provider.strip_prefix(&self.ledger_key("")) else {
+                        continue;
+                    };
+                    let remaining =
+                        Duration::try_from(r.until.duration_since(now)).unwrap_or_default();
+                    self.inner
+                        .suspensions
+                        .adopt(name, remaining, r.reason, r.consecutive_timeouts);
+                }
+            }
+            Err(e) => tracing::warn!("could not read suspensions from the store: {e}"),
+        }
+    }
+
     fn step_future(
         &self,
         input: Arc<RunInput>,
@@ -496,7 +554,7 @@ async fn run_provider(
             FailureCode::SearchProviderTimeout,
             format!("no answer within {} ms", ms(limit)),
         );
-        let suspended = inner.suspensions.failed(&bound.name, &error);
+        let suspended = gw.suspend(&bound.name, &error).await;
         let detail = match suspended {
             Some(d) => format!("{}; suspended for {} s", error.message, d.as_secs()),
             None => error.message,
@@ -508,7 +566,7 @@ async fn run_provider(
     };
     match outcome {
         Err(error) => {
-            let suspended = inner.suspensions.failed(&bound.name, &error);
+            let suspended = gw.suspend(&bound.name, &error).await;
             let mut attempts = error.attempts.clone();
             let mut detail = error.message.clone();
             if let Some(d) = suspended {

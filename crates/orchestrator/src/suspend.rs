@@ -64,8 +64,32 @@ impl Suspensions {
         }
     }
 
-    /// Records a provider-level failure; returns the suspension applied, if any.
-    pub fn failed(&self, provider: &str, error: &ProviderError) -> Option<Duration> {
+    /// Takes over a suspension recorded elsewhere (another process, an
+    /// earlier run): it applies when it ends later than the one known here.
+    pub fn adopt(
+        &self,
+        provider: &str,
+        remaining: Duration,
+        reason: FailureCode,
+        consecutive_timeouts: u32,
+    ) {
+        let mut states = self.lock();
+        let state = states.entry(provider.to_string()).or_insert(State {
+            until: None,
+            reason: None,
+            consecutive_timeouts: 0,
+        });
+        let until = Instant::now() + remaining;
+        if state.until.is_none_or(|u| u < until) {
+            state.until = Some(until);
+            state.reason = Some(reason);
+        }
+        state.consecutive_timeouts = state.consecutive_timeouts.max(consecutive_timeouts);
+    }
+
+    /// Records a provider-level failure; returns the suspension applied (and
+    /// the consecutive timeouts so far), if any.
+    pub fn failed(&self, provider: &str, error: &ProviderError) -> Option<(Duration, u32)> {
         if !self.rules.enabled {
             return None;
         }
@@ -94,6 +118,6 @@ impl Suspensions {
         };
         state.until = Some(Instant::now() + duration);
         state.reason = Some(error.code);
-        Some(duration)
+        Some((duration, state.consecutive_timeouts))
     }
 }

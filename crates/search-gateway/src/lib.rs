@@ -252,7 +252,9 @@ pub async fn build(policy: Policy, options: OpenOptions) -> Result<Gateway, Open
     if let Some(store) = open_store(&policy, &options).await? {
         let store = Arc::new(store);
         services.insert(store.clone());
-        builder = builder.sink(store);
+        // The store keeps the evidence and the suspensions (so a CAPTCHA'd
+        // engine also rests across separate runs and processes).
+        builder = builder.sink(store.clone()).ledger(store);
     }
     builder
         .services(services)

@@ -413,12 +413,20 @@ struct Migration {
     postgres: &'static str,
 }
 
-const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "initial schema",
-    sqlite: include_str!("../migrations/sqlite/0001_init.sql"),
-    postgres: include_str!("../migrations/postgres/0001_init.sql"),
-}];
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "initial schema",
+        sqlite: include_str!("../migrations/sqlite/0001_init.sql"),
+        postgres: include_str!("../migrations/postgres/0001_init.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "provider suspensions",
+        sqlite: include_str!("../migrations/sqlite/0002_suspensions.sql"),
+        postgres: include_str!("../migrations/postgres/0002_suspensions.sql"),
+    },
+];
 
 /// Applies the migrations this build knows and the database lacks, in one
 /// transaction, serialized across processes (SQLite write lock / PostgreSQL

@@ -1,7 +1,12 @@
-//! The orchestrator's view of the store.
+//! The orchestrator's view of the store: where used evidence goes, and where
+//! provider suspensions outlive the process.
 
 use crate::Store;
-use sgw_contract::{CacheKey, Evidence, EvidenceSink, SearchResult};
+use crate::db::args;
+use crate::error::StoreError;
+use sgw_contract::{
+    CacheKey, Evidence, EvidenceSink, SearchResult, SuspensionLedger, SuspensionRecord,
+};
 
 #[async_trait::async_trait]
 impl EvidenceSink for Store {
@@ -15,6 +20,78 @@ impl EvidenceSink for Store {
         self.persist_result(key, result, used, jiff::Timestamp::now())
             .await
             .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl Store {
+    /// Suspensions still running at `now`.
+    pub async fn active_suspensions(
+        &self,
+        now: jiff::Timestamp,
+    ) -> Result<Vec<SuspensionRecord>, StoreError> {
+        let mut tx = self.pool.read().await?;
+        let rows = tx
+            .fetch_all(
+                "reading provider suspensions",
+                "SELECT provider, until_ms, reason, consecutive_timeouts FROM provider_suspensions WHERE until_ms > $1 ORDER BY provider",
+                args![now.as_millisecond()],
+            )
+            .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let reason_text = row.text("reason")?;
+            let Ok(reason) = reason_text.parse() else {
+                tracing::warn!(reason = %reason_text, "ignoring a suspension with an unknown failure code");
+                continue;
+            };
+            let until = jiff::Timestamp::from_millisecond(row.int("until_ms")?)
+                .map_err(|e| StoreError::Schema(format!("provider_suspensions.until_ms: {e}")))?;
+            out.push(SuspensionRecord {
+                provider: row.text("provider")?,
+                until,
+                reason,
+                consecutive_timeouts: u32::try_from(row.int("consecutive_timeouts")?)
+                    .unwrap_or(u32::MAX),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Records (or replaces) a provider's suspension.
+    pub async fn record_suspension(&self, record: &SuspensionRecord) -> Result<(), StoreError> {
+        let mut tx = self.pool.write().await?;
+        tx.execute(
+            "recording a provider suspension",
+            "INSERT INTO provider_suspensions (provider, until_ms, reason, consecutive_timeouts) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (provider) DO UPDATE SET until_ms = excluded.until_ms, reason = excluded.reason, \
+             consecutive_timeouts = excluded.consecutive_timeouts",
+            args![
+                record.provider.clone(),
+                record.until.as_millisecond(),
+                record.reason.as_str().to_string(),
+                i64::from(record.consecutive_timeouts)
+            ],
+        )
+        .await?;
+        tx.commit().await
+    }
+}
+
+#[async_trait::async_trait]
+impl SuspensionLedger for Store {
+    async fn active_suspensions(
+        &self,
+        now: jiff::Timestamp,
+    ) -> Result<Vec<SuspensionRecord>, String> {
+        Store::active_suspensions(self, now)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    async fn record_suspension(&self, record: &SuspensionRecord) -> Result<(), String> {
+        Store::record_suspension(self, record)
+            .await
             .map_err(|e| e.to_string())
     }
 }

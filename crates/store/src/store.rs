@@ -21,7 +21,7 @@ const ZSTD_LEVEL: i32 = 3;
 /// The evidence store. Cheap to clone (clones share one connection pool).
 #[derive(Clone)]
 pub struct Store {
-    pool: Pool,
+    pub(crate) pool: Pool,
     staleness: StalenessRules,
     location: String,
 }

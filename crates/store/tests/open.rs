@@ -86,11 +86,12 @@ async fn reopening_does_not_reapply_migrations() {
     let raw = sqlx::SqlitePool::connect(&format!("sqlite://{}", fx.url))
         .await
         .unwrap();
-    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sgw_schema_migrations")
-        .fetch_one(&raw)
-        .await
-        .unwrap();
-    assert_eq!(n, 1);
+    let versions: Vec<i64> =
+        sqlx::query_scalar("SELECT version FROM sgw_schema_migrations ORDER BY version")
+            .fetch_all(&raw)
+            .await
+            .unwrap();
+    assert_eq!(versions, [1, 2], "each migration recorded once");
     raw.close().await;
 }
 

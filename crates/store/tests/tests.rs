@@ -10,3 +10,4 @@ mod open;
 mod processes;
 mod requests;
 mod shared_postgres;
+mod suspensions;
