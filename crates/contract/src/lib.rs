@@ -14,7 +14,8 @@ pub use evidence::{Evidence, EvidenceMetadata, FoundField, HttpValidators, Passa
 pub use failure::{FailureCode, UnknownFailureCode, classify_http_or_extraction_failure};
 pub use provider::{
     BuildContext, EvidenceSink, FactoryError, Provider, ProviderCall, ProviderError,
-    ProviderFactory, ProviderReport, Services, SuspensionLedger, SuspensionRecord, factories, factory,
+    ProviderFactory, ProviderReport, Services, SuspensionLedger, SuspensionRecord, factories,
+    factory,
 };
 pub use request::{
     CacheKey, FieldKind, FieldSpec, FieldSpecError, Hints, PlannedSource, SearchRequest,

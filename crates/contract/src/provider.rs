@@ -124,7 +124,10 @@ pub struct SuspensionRecord {
 #[async_trait::async_trait]
 pub trait SuspensionLedger: Send + Sync {
     /// Suspensions still running at `now`.
-    async fn active_suspensions(&self, now: jiff::Timestamp) -> Result<Vec<SuspensionRecord>, String>;
+    async fn active_suspensions(
+        &self,
+        now: jiff::Timestamp,
+    ) -> Result<Vec<SuspensionRecord>, String>;
     /// Records (or replaces) a provider's suspension.
     async fn record_suspension(&self, record: &SuspensionRecord) -> Result<(), String>;
 }
