@@ -114,3 +114,41 @@ async fn the_store_location_is_decided_in_one_place() {
     store.close().await;
     assert!(dir.path().join("data/ev.sqlite").exists());
 }
+
+#[tokio::test]
+async fn a_bad_network_section_names_its_key() {
+    let yaml = "version: 1\nname: t\nnetwork:\n  max_redirect: 3\n";
+    let (policy, _) =
+        search_gateway::Policy::from_bytes(yaml.as_bytes(), Some("p.yaml"), &[]).unwrap();
+    let err = search_gateway::build(
+        policy,
+        search_gateway::OpenOptions {
+            no_store: true,
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap_err();
+    assert!(err.is_usage());
+    let msg = err.to_string();
+    assert!(
+        msg.contains("network") && msg.contains("max_redirect"),
+        "{msg}"
+    );
+    let yaml = "version: 1\nname: t\nnetwork:\n  timeouts: {total_ms: \"soon\"}\n";
+    let (policy, _) =
+        search_gateway::Policy::from_bytes(yaml.as_bytes(), Some("p.yaml"), &[]).unwrap();
+    let err = search_gateway::build(
+        policy,
+        search_gateway::OpenOptions {
+            no_store: true,
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("network.timeouts.total_ms"),
+        "{err}"
+    );
+}
