@@ -675,20 +675,7 @@ impl Store {
         let now = whole_ms(now);
         check_id("human evidence request", "hr-", id)?;
         let mut tx = self.pool.write().await?;
-        let mut req =
-            fetch_request(&mut tx, id, true)
-                .await?
-                .ok_or_else(|| StoreError::NotFound {
-                    kind: "human evidence request",
-                    id: id.to_string(),
-                })?;
-        if req.status != RequestStatus::Open {
-            return Err(StoreError::InvalidState {
-                id: id.to_string(),
-                status: req.status.to_string(),
-                expected: "open",
-            });
-        }
+        let mut req = fetch_open_request(&mut tx, id).await?;
         let mut record = StoredEvidence::new(
             req.key.clone(),
             SourceTier::UserSuppliedEvidence,
@@ -745,20 +732,7 @@ impl Store {
         let now = whole_ms(now);
         check_id("human evidence request", "hr-", id)?;
         let mut tx = self.pool.write().await?;
-        let mut req =
-            fetch_request(&mut tx, id, true)
-                .await?
-                .ok_or_else(|| StoreError::NotFound {
-                    kind: "human evidence request",
-                    id: id.to_string(),
-                })?;
-        if req.status != RequestStatus::Open {
-            return Err(StoreError::InvalidState {
-                id: id.to_string(),
-                status: req.status.to_string(),
-                expected: "open",
-            });
-        }
+        let mut req = fetch_open_request(&mut tx, id).await?;
         tx.execute(
             "cancelling a request",
             "UPDATE human_requests SET status = 'cancelled', resolved_at_ms = $1 WHERE id = $2 AND status = 'open'",
@@ -1093,6 +1067,24 @@ async fn insert_screenshot(
         bytes,
         created_at: now,
     })
+}
+
+/// Request `id`, locked for update, which must exist and be open.
+async fn fetch_open_request(tx: &mut Tx, id: &str) -> Result<HumanRequest, StoreError> {
+    let req = fetch_request(tx, id, true)
+        .await?
+        .ok_or_else(|| StoreError::NotFound {
+            kind: "human evidence request",
+            id: id.to_string(),
+        })?;
+    if req.status != RequestStatus::Open {
+        return Err(StoreError::InvalidState {
+            id: id.to_string(),
+            status: req.status.to_string(),
+            expected: "open",
+        });
+    }
+    Ok(req)
 }
 
 async fn fetch_request(
