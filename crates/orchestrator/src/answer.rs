@@ -1,10 +1,10 @@
-//! From accepted evidence to the answer: relevance, passages, typed fields,
+//! From accepted evidence to the answer: passages, typed fields,
 //! conflicts, and the sources that count for corroboration.
 
 use crate::plan::registrable_domain;
 use sgw_contract::{
     Answer, AnswerField, AnswerPassage, Evidence, EvidenceSource, FieldCandidate, FieldKind,
-    FieldSpec, FoundField, Passage, SourceTier, normalize_query,
+    FieldSpec, FoundField, Passage, SourceTier,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -71,35 +71,6 @@ impl Used {
             metadata,
         }
     }
-}
-
-const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "in", "is", "it", "of",
-    "on", "or", "the", "to", "was", "what", "when", "where", "which", "who", "why", "with", "does",
-    "do", "did", "much", "many",
-];
-
-/// The query's key terms: normalized words that are not stop words.
-pub(crate) fn key_terms(query: &str) -> BTreeSet<String> {
-    normalize_query(query)
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
-        .map(str::to_string)
-        .collect()
-}
-
-/// Share of the query's key terms present in the title or text (1 when the query has none).
-pub(crate) fn relevance(terms: &BTreeSet<String>, evidence: &Evidence) -> f64 {
-    if terms.is_empty() {
-        return 1.0;
-    }
-    let haystack = normalize_query(&format!("{} {}", evidence.title, evidence.text));
-    let words: BTreeSet<&str> = haystack
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let hits = terms.iter().filter(|t| words.contains(t.as_str())).count();
-    hits as f64 / terms.len() as f64
 }
 
 /// Makes field values comparable: amounts (number, money, percent) lose the

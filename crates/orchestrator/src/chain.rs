@@ -3,6 +3,7 @@
 use crate::answer::{self, TextAnalyzer, Used};
 use crate::plan::Planner;
 use crate::policy::{ChainStep, Policy};
+use crate::relevance;
 use crate::suspend::Suspensions;
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -645,7 +646,7 @@ impl Run {
         if report.human_request_id.is_some() {
             self.human_request_id = report.human_request_id;
         }
-        let terms = answer::key_terms(&self.input.request.query);
+        let terms = relevance::key_terms(&self.input.request.query);
         let now = jiff::Timestamp::now().to_string();
         for mut evidence in report.evidence {
             let url = evidence.effective_url().clone();
@@ -664,7 +665,8 @@ impl Run {
             }
             // A person handed this evidence in for this very request: it is not filtered by terms.
             if tier != SourceTier::UserSuppliedEvidence
-                && answer::relevance(&terms, &evidence) < inner.policy.execution.relevance_threshold
+                && relevance::relevance(&terms, &evidence)
+                    < inner.policy.execution.relevance_threshold
             {
                 self.rejected_irrelevant += 1;
                 tracing::debug!(%url, "below the relevance threshold");

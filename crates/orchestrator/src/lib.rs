@@ -15,6 +15,7 @@ mod answer;
 mod chain;
 mod plan;
 pub mod policy;
+mod relevance;
 mod suspend;
 
 pub use answer::TextAnalyzer;

@@ -1,0 +1,378 @@
+//! Page metadata: title, publisher, authors, dates, language and canonical URL,
+//! from JSON-LD, OpenGraph, meta tags, `<time>` and `<title>`.
+
+use super::dom::Dom;
+use crate::Metadata;
+use crate::date::normalize_date;
+use serde_json::Value;
+use url::Url;
+
+pub(super) fn with_text_fallbacks(mut m: Metadata, text: &str) -> Metadata {
+    if m.published_at.is_none() {
+        // Last resort: a date written near the start of the text.
+        let head: String = text.chars().take(600).collect();
+        m.published_at = crate::date::find_date(&head).map(|(d, _, _)| d);
+    }
+    m
+}
+
+fn meta<'a>(dom: &'a Dom, keys: &[&str]) -> Option<&'a str> {
+    keys.iter().find_map(|k| {
+        dom.head
+            .metas
+            .iter()
+            .find(|(n, v)| n == k && !v.is_empty())
+            .map(|(_, v)| v.as_str())
+    })
+}
+
+#[derive(Default)]
+struct LdInfo {
+    title: Option<String>,
+    publisher: Option<String>,
+    authors: Vec<String>,
+    published: Option<String>,
+    modified: Option<String>,
+    language: Option<String>,
+    url: Option<String>,
+}
+
+fn ld_name(v: &Value) -> Vec<String> {
+    match v {
+        Value::String(s) => vec![s.trim().to_string()],
+        Value::Array(a) => a.iter().flat_map(ld_name).collect(),
+        Value::Object(o) => o.get("name").map(ld_name).unwrap_or_default(),
+        _ => vec![],
+    }
+}
+
+fn ld_str(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        Value::Array(a) => a.iter().find_map(|x| ld_str(Some(x))),
+        Value::Object(o) => ld_str(o.get("@id").or(o.get("url"))),
+        _ => None,
+    }
+}
+
+fn is_article_type(v: Option<&Value>) -> bool {
+    let check = |s: &str| {
+        s.ends_with("Article")
+            || matches!(
+                s,
+                "BlogPosting"
+                    | "Report"
+                    | "WebPage"
+                    | "LiveBlogPosting"
+                    | "Review"
+                    | "ScholarlyArticle"
+                    | "SocialMediaPosting"
+                    | "Posting"
+                    | "Recipe"
+                    | "Question"
+            )
+    };
+    match v {
+        Some(Value::String(s)) => check(s),
+        Some(Value::Array(a)) => a.iter().any(|x| x.as_str().is_some_and(check)),
+        _ => false,
+    }
+}
+
+fn collect_ld(v: &Value, out: &mut Vec<serde_json::Map<String, Value>>, depth: usize) {
+    if depth > 8 || out.len() > 64 {
+        return;
+    }
+    match v {
+        Value::Array(a) => a.iter().for_each(|x| collect_ld(x, out, depth + 1)),
+        Value::Object(o) => {
+            if let Some(g) = o.get("@graph") {
+                collect_ld(g, out, depth + 1);
+            }
+            if o.contains_key("@type") {
+                out.push(o.clone());
+            }
+            if let Some(m) = o.get("mainEntity") {
+                collect_ld(m, out, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn json_ld(dom: &Dom) -> LdInfo {
+    let mut objs = Vec::new();
+    for s in &dom.head.json_ld {
+        let s = s
+            .trim()
+            .trim_start_matches("<!--")
+            .trim_end_matches("-->")
+            .trim();
+        if let Ok(v) = serde_json::from_str::<Value>(s) {
+            collect_ld(&v, &mut objs, 0);
+        }
+    }
+    let mut info = LdInfo::default();
+    // Articles first (more specific than WebPage), then anything else.
+    objs.sort_by_key(|o| match o.get("@type") {
+        t if is_article_type(t) && !matches!(t, Some(Value::String(s)) if s == "WebPage") => 0,
+        t if is_article_type(t) => 1,
+        _ => 2,
+    });
+    for o in &objs {
+        let article = is_article_type(o.get("@type"));
+        if article {
+            if info.title.is_none() {
+                info.title = ld_str(o.get("headline")).or_else(|| ld_str(o.get("name")));
+            }
+            if info.authors.is_empty()
+                && let Some(a) = o.get("author").or(o.get("creator"))
+            {
+                info.authors = ld_name(a).into_iter().filter(|s| !s.is_empty()).collect();
+            }
+            if info.publisher.is_none() {
+                info.publisher = o
+                    .get("publisher")
+                    .map(ld_name)
+                    .and_then(|v| v.into_iter().next())
+                    .filter(|s| !s.is_empty());
+            }
+            if info.published.is_none() {
+                info.published =
+                    ld_str(o.get("datePublished")).or_else(|| ld_str(o.get("dateCreated")));
+            }
+            if info.modified.is_none() {
+                info.modified = ld_str(o.get("dateModified"));
+            }
+            if info.language.is_none() {
+                info.language = ld_str(o.get("inLanguage"));
+            }
+            if info.url.is_none() {
+                info.url = ld_str(o.get("mainEntityOfPage"))
+                    .or_else(|| ld_str(o.get("url")))
+                    .filter(|u| u.starts_with("http"));
+            }
+        } else if info.publisher.is_none()
+            && matches!(o.get("@type"), Some(Value::String(s)) if s == "Organization" || s == "NewsMediaOrganization" || s == "WebSite")
+        {
+            info.publisher = ld_str(o.get("name"));
+        }
+    }
+    info
+}
+
+fn resolve(url: Option<&Url>, href: &str) -> Option<String> {
+    match url {
+        Some(base) => base.join(href).ok().map(|u| u.to_string()),
+        None => Url::parse(href).ok().map(|u| u.to_string()),
+    }
+}
+
+/// Author names from a byline or an `author` meta value: "By" prefixes, dates,
+/// handles and job titles removed; several names split on `,`, `;`, `&`, `and`.
+fn split_authors(s: &str) -> Vec<String> {
+    let mut s = s.trim();
+    for prefix in ["posted by", "written by", "by"] {
+        if s.len() > prefix.len()
+            && s.is_char_boundary(prefix.len())
+            && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+            && s[prefix.len()..].starts_with([' ', ':'])
+        {
+            s = s[prefix.len()..].trim_start_matches([' ', ':']);
+            break;
+        }
+    }
+    // Cut at what usually follows the names in a byline.
+    let mut end = s.len();
+    for stop in [
+        "@",
+        "|",
+        "•",
+        "\n",
+        " on ",
+        " - ",
+        " – ",
+        " — ",
+        " updated",
+        " Updated",
+        " published",
+        " Published",
+        "(",
+        "·",
+    ] {
+        if let Some(p) = s.find(stop) {
+            end = end.min(p);
+        }
+    }
+    if let Some(p) = s.find(|c: char| c.is_ascii_digit()) {
+        end = end.min(p);
+    }
+    for month in [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ] {
+        if let Some(p) = s.find(&format!(" {month}")) {
+            end = end.min(p);
+        }
+    }
+    let s = &s[..end];
+    const ROLES: &[&str] = &[
+        "writer",
+        "reporter",
+        "editor",
+        "correspondent",
+        "staff",
+        "contributor",
+        "columnist",
+        "published",
+        "updated",
+    ];
+    s.split([',', ';', '&'])
+        .flat_map(|p| p.split(" and "))
+        .map(|p| p.trim().trim_end_matches(['.', ':']).trim().to_string())
+        .filter(|p| {
+            let words = p.split_whitespace().count();
+            !p.is_empty()
+                && p.len() < 50
+                && (1..=4).contains(&words)
+                && !p.starts_with("http")
+                && p.chars().next().is_some_and(|c| !c.is_lowercase())
+                && !ROLES.iter().any(|r| p.to_lowercase().contains(r))
+        })
+        .collect()
+}
+
+/// Metadata from JSON-LD, OpenGraph, meta tags, `<time>` and `<title>`, in that order.
+pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
+    let ld = json_ld(dom);
+    let title = ld
+        .title
+        .clone()
+        .or_else(|| {
+            meta(dom, &["og:title", "twitter:title", "dc.title", "headline"]).map(str::to_string)
+        })
+        .or_else(|| dom.head.title.clone())
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|t| !t.is_empty());
+    let publisher = ld.publisher.clone().or_else(|| {
+        meta(
+            dom,
+            &[
+                "og:site_name",
+                "application-name",
+                "publisher",
+                "dc.publisher",
+                "twitter:site",
+            ],
+        )
+        .map(str::to_string)
+    });
+    let mut authors = ld.authors.clone();
+    if authors.is_empty()
+        && let Some(a) = meta(
+            dom,
+            &[
+                "author",
+                "article:author",
+                "dc.creator",
+                "parsely-author",
+                "sailthru.author",
+                "byl",
+            ],
+        )
+    {
+        authors = split_authors(a);
+    }
+    if authors.is_empty()
+        && let Some(a) = dom.head.author_texts.first()
+    {
+        authors = split_authors(a);
+    }
+    let mut authors: Vec<String> = authors.iter().flat_map(|a| split_authors(a)).collect();
+    authors.dedup();
+    authors.retain(|a| !a.starts_with("http"));
+    let published = ld
+        .published
+        .as_deref()
+        .and_then(normalize_date)
+        .or_else(|| {
+            meta(
+                dom,
+                &[
+                    "article:published_time",
+                    "og:published_time",
+                    "datepublished",
+                    "date",
+                    "pubdate",
+                    "publishdate",
+                    "dc.date",
+                    "dc.date.issued",
+                    "sailthru.date",
+                    "parsely-pub-date",
+                ],
+            )
+            .and_then(normalize_date)
+        })
+        .or_else(|| {
+            dom.head
+                .times
+                .iter()
+                .filter(|(_, p)| *p)
+                .find_map(|(t, _)| normalize_date(t))
+        })
+        .or_else(|| dom.head.times.iter().find_map(|(t, _)| normalize_date(t)));
+    let modified = ld.modified.as_deref().and_then(normalize_date).or_else(|| {
+        meta(
+            dom,
+            &[
+                "article:modified_time",
+                "og:updated_time",
+                "datemodified",
+                "last-modified",
+                "dc.date.modified",
+            ],
+        )
+        .and_then(normalize_date)
+    });
+    let language = dom
+        .head
+        .lang
+        .clone()
+        .or(ld.language.clone())
+        .or_else(|| {
+            meta(
+                dom,
+                &["og:locale", "content-language", "language", "dc.language"],
+            )
+            .map(str::to_string)
+        })
+        .map(|l| l.replace('_', "-"))
+        .filter(|l| !l.is_empty() && l.len() < 36);
+    let canonical_url = dom
+        .head
+        .canonical
+        .as_deref()
+        .and_then(|c| resolve(url, c))
+        .or_else(|| meta(dom, &["og:url"]).and_then(|c| resolve(url, c)))
+        .or_else(|| ld.url.clone())
+        .or_else(|| url.map(Url::to_string));
+    Metadata {
+        title,
+        publisher,
+        authors,
+        published_at: published,
+        modified_at: modified,
+        language,
+        canonical_url,
+    }
+}

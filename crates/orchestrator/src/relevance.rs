@@ -1,0 +1,183 @@
+//! Relevance of a piece of evidence to the query: the query's key terms and
+//! the share of them a title or text contains.
+//!
+//! Linear in the text and allocation-free on ASCII: the text is read word by
+//! word, each word normalized on its own (NFKC and lower case only when it is
+//! not plain ASCII), and looked up among the key terms; the scan stops as soon
+//! as every term has been seen. Words are what [`normalize_query`] then a split
+//! on non-alphanumeric characters would give for the whole text, so the result
+//! equals "normalize the whole haystack, collect its words, count the terms
+//! present" without building either.
+
+use sgw_contract::{Evidence, normalize_query};
+use std::collections::BTreeSet;
+use unicode_normalization::UnicodeNormalization;
+
+const STOPWORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "in", "is", "it", "of",
+    "on", "or", "the", "to", "was", "what", "when", "where", "which", "who", "why", "with", "does",
+    "do", "did", "much", "many",
+];
+
+/// The query's key terms: normalized words that are not stop words.
+pub(crate) fn key_terms(query: &str) -> BTreeSet<String> {
+    normalize_query(query)
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Share of the query's key terms present in the title or text (1 when the query has none).
+pub(crate) fn relevance(terms: &BTreeSet<String>, evidence: &Evidence) -> f64 {
+    if terms.is_empty() {
+        return 1.0;
+    }
+    let mut seen = TermsSeen::new(terms);
+    if !seen.scan(&evidence.title) {
+        seen.scan(&evidence.text);
+    }
+    seen.found as f64 / seen.terms.len() as f64
+}
+
+/// Which of the (sorted) key terms a scan has met so far.
+struct TermsSeen<'a> {
+    terms: Vec<&'a str>,
+    seen: Vec<bool>,
+    found: usize,
+    longest: usize,
+    /// Reused for lower-casing ASCII words.
+    buf: String,
+}
+
+impl<'a> TermsSeen<'a> {
+    fn new(terms: &'a BTreeSet<String>) -> TermsSeen<'a> {
+        TermsSeen {
+            terms: terms.iter().map(String::as_str).collect(),
+            seen: vec![false; terms.len()],
+            found: 0,
+            longest: terms.iter().map(String::len).max().unwrap_or(0),
+            buf: String::new(),
+        }
+    }
+
+    fn all(&self) -> bool {
+        self.found == self.terms.len()
+    }
+
+    /// Marks a normalized word; true once every term is seen.
+    fn note(&mut self, word: &str) -> bool {
+        if let Ok(i) = self.terms.binary_search(&word)
+            && !self.seen[i]
+        {
+            self.seen[i] = true;
+            self.found += 1;
+        }
+        self.all()
+    }
+
+    /// Reads `text`; true once every term is seen (the scan stops there).
+    fn scan(&mut self, text: &str) -> bool {
+        for chunk in text.split_whitespace() {
+            if chunk.is_ascii() {
+                for word in chunk.split(|c: char| !c.is_ascii_alphanumeric()) {
+                    // A word longer than every term cannot be one.
+                    if word.is_empty() || word.len() > self.longest {
+                        continue;
+                    }
+                    let done = if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                        let mut buf = std::mem::take(&mut self.buf);
+                        buf.clear();
+                        buf.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+                        let done = self.note(&buf);
+                        self.buf = buf;
+                        done
+                    } else {
+                        self.note(word)
+                    };
+                    if done {
+                        return true;
+                    }
+                }
+            } else {
+                // Whitespace never composes with its neighbours, so normalizing a
+                // whitespace-separated chunk on its own equals normalizing it in place.
+                let normalized = chunk.nfkc().collect::<String>().to_lowercase();
+                for word in normalized.split(|c: char| !c.is_alphanumeric()) {
+                    if !word.is_empty() && self.note(word) {
+                        return true;
+                    }
+                }
+            }
+        }
+        self.all()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use url::Url;
+
+    fn evidence(title: &str, text: &str) -> Evidence {
+        Evidence::new(
+            Url::parse("https://example.com/").unwrap(),
+            title,
+            text,
+            "html",
+        )
+    }
+
+    /// The definition: normalize the whole haystack, collect its words, count the terms.
+    fn reference(terms: &BTreeSet<String>, e: &Evidence) -> f64 {
+        if terms.is_empty() {
+            return 1.0;
+        }
+        let haystack = normalize_query(&format!("{} {}", e.title, e.text));
+        let words: BTreeSet<&str> = haystack
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let hits = terms.iter().filter(|t| words.contains(t.as_str())).count();
+        hits as f64 / terms.len() as f64
+    }
+
+    #[test]
+    fn share_of_terms_found_in_title_or_text() {
+        let terms = key_terms("What is the VAT rate in Freedonia?");
+        assert_eq!(
+            terms.iter().map(String::as_str).collect::<Vec<_>>(),
+            ["freedonia", "rate", "vat"]
+        );
+        let e = evidence("Freedonia tax office", "The standard VAT-rate is 20 %.");
+        assert_eq!(relevance(&terms, &e), 1.0);
+        let e = evidence("Freedonia", "Nothing about taxes.");
+        assert!((relevance(&terms, &e) - 1.0 / 3.0).abs() < 1e-9);
+        assert_eq!(relevance(&BTreeSet::new(), &e), 1.0);
+    }
+
+    #[test]
+    fn non_ascii_words_are_normalized_like_the_query() {
+        let terms = key_terms("Straße ＶＡＴ café");
+        let e = evidence("", "STRASSE? no: STRAßE, ｖａｔ and CAFÉ.");
+        assert_eq!(relevance(&terms, &e), reference(&terms, &e));
+        assert_eq!(relevance(&terms, &e), 1.0);
+        // A combining accent after a plain letter composes (NFKC) to the query's é.
+        let e = evidence("", "cafe\u{301} strasse vat");
+        assert_eq!(relevance(&terms, &e), reference(&terms, &e));
+    }
+
+    proptest! {
+        #[test]
+        fn equals_the_definition(
+            query in "[a-zA-Zé ßΣς①½¨\u{301}]{0,24}",
+            title in "[a-zA-Z0-9é ßΣς①½¨\u{301}\\-.]{0,24}",
+            text in "[a-zA-Z0-9é ßΣς①½¨\u{301}\\-.\n]{0,200}",
+        ) {
+            let terms = key_terms(&query);
+            let e = evidence(&title, &text);
+            prop_assert_eq!(relevance(&terms, &e), reference(&terms, &e));
+        }
+    }
+}
