@@ -443,16 +443,15 @@ fn cmd_run(a: RunArgs, env: &Env, io: &mut Io<'_>) -> Result<u8> {
 
 fn cmd_list(a: ListArgs, env: &Env, io: &mut Io<'_>) -> Result<u8> {
     let scanned = env.store()?.scan()?;
-    let mut shown: Vec<_> = scanned
-        .iter()
-        .filter(|s| match (&s.manifest, a.status) {
-            (Ok(m), Some(st)) => m.status == st,
-            _ => true, // malformed entries are always surfaced
-        })
-        .collect();
-    if !a.all {
-        shown.truncate(20);
-    }
+    // Malformed entries are always surfaced, first, and never count against the
+    // cap of 20 most recent sessions.
+    let (mut shown, well_formed): (Vec<_>, Vec<_>) =
+        scanned.iter().partition(|s| s.manifest.is_err());
+    let matching = well_formed.into_iter().filter(|s| match (&s.manifest, a.status) {
+        (Ok(m), Some(st)) => m.status == st,
+        _ => true,
+    });
+    shown.extend(matching.take(if a.all { usize::MAX } else { 20 }));
     if a.json {
         let items: Vec<serde_json::Value> = shown
             .iter()

@@ -27,14 +27,15 @@ pub enum Promotion {
     Failed(String),
 }
 
-/// `<slug>` of the target file: lowercase ASCII words of the question, dash-joined, ≤ 60 chars.
+/// `<slug>` of the target file: the question's words transliterated to lowercase
+/// ASCII (`déjà vu` → `deja-vu`, `Straße` → `strasse`), dash-joined, ≤ 60 chars.
 pub fn slug(question: &str) -> String {
+    let ascii = transliterate(question);
     let mut out = String::new();
-    for word in question
+    for word in ascii
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
     {
-        let word = word.to_ascii_lowercase();
         if !out.is_empty() && out.len() + 1 + word.len() > 60 {
             break;
         }
@@ -50,6 +51,34 @@ pub fn slug(question: &str) -> String {
     }
 }
 
+/// Lowercase ASCII for Latin letters: accents dropped (canonical decomposition
+/// without its combining marks), ligatures and letters without a decomposition
+/// spelled out; every other character becomes a space.
+fn transliterate(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    let mut out = String::with_capacity(text.len());
+    for c in text.nfd().filter(|c| !is_combining_mark(*c)) {
+        let spelled = match c {
+            'ß' => "ss",
+            'æ' | 'Æ' => "ae",
+            'œ' | 'Œ' => "oe",
+            'ø' | 'Ø' => "o",
+            'đ' | 'Đ' | 'ð' | 'Ð' => "d",
+            'ł' | 'Ł' => "l",
+            'þ' | 'Þ' => "th",
+            'ı' => "i",
+            c if c.is_ascii_alphanumeric() => {
+                out.push(c.to_ascii_lowercase());
+                continue;
+            }
+            _ => " ",
+        };
+        out.push_str(spelled);
+    }
+    out
+}
+
 /// The target file name for a session.
 pub fn file_name(m: &Manifest) -> String {
     format!("{}-{}.md", m.session_id, slug(&m.question))
@@ -60,7 +89,8 @@ fn yaml_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
-/// Render the promoted document (front matter, `#` H1 of the question, the answer verbatim).
+/// Render the promoted document (front matter, `#` H1 of the question, then the
+/// answer byte for byte: nothing is added to or trimmed from `answer.md`).
 pub fn render(session: &Session, answer: &str, date: Timestamp) -> String {
     let m = &session.manifest;
     let claims = session.findings.iter().flat_map(|f| &f.claims);
@@ -94,9 +124,6 @@ pub fn render(session: &Session, answer: &str, date: Timestamp) -> String {
     out.push_str("---\n\n");
     out.push_str(&format!("# {}\n\n", m.question.replace('\n', " ")));
     out.push_str(answer);
-    if !answer.ends_with('\n') {
-        out.push('\n');
-    }
     out
 }
 
@@ -122,5 +149,19 @@ pub fn promote(store: &Store, id: &str, skip: bool, now: Timestamp) -> Promotion
         Ok(Placed::Written(p)) => Promotion::Promoted(p),
         Ok(Placed::AlreadyThere(p)) => Promotion::AlreadyPromoted(p),
         Err(e) => Promotion::Failed(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn slugs_transliterate_latin_letters() {
+        assert_eq!(slug("Déjà vu?"), "deja-vu");
+        assert_eq!(slug("Straße, Ærø & Łódź"), "strasse-aero-lodz");
+        assert_eq!(slug("naïve café crème brûlée"), "naive-cafe-creme-brulee");
+        assert_eq!(slug("日本語"), "session");
+        assert_eq!(slug("Rust 1.80 vs Go"), "rust-1-80-vs-go");
     }
 }

@@ -295,6 +295,11 @@ impl Store {
         }
         let sessions = self.sessions_dir();
         fs::create_dir_all(&sessions).map_err(|e| Error::io("cannot create", &sessions, e))?;
+        // Runtime session data never goes into git (the seed's §16).
+        let ignore = sessions.join(".gitignore");
+        if fs::symlink_metadata(&ignore).is_err() {
+            atomic_write(&ignore, SESSIONS_GITIGNORE.as_bytes())?;
+        }
         if final_dir.exists() {
             return Err(Error::Operational(format!(
                 "session {} already exists",
@@ -541,6 +546,10 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 }
 
 /// Temp file in the same directory, fsync, rename over the target, fsync the directory.
+/// The sessions directory's `.gitignore`: everything in it but itself.
+const SESSIONS_GITIGNORE: &str =
+    "# Runtime research sessions: operational data, never tracked.\n*\n!.gitignore\n";
+
 fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path

@@ -216,6 +216,22 @@ fn list_surfaces_malformed_sessions() {
 }
 
 #[test]
+fn list_shows_malformed_first_outside_the_cap() {
+    let r = root();
+    let oldest = new_session_at(r.path(), days_later(0), "light", "oldest");
+    fs::write(session_dir(r.path(), &oldest).join("manifest.json"), "{ nope").unwrap();
+    for i in 1..=21 {
+        new_session_at(r.path(), days_later(i), "light", &format!("question {i}"));
+    }
+    let out = research(r.path(), &["list"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let rows: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 21, "20 sessions + the malformed one:\n{}", out.stdout);
+    assert!(rows[0].starts_with(&oldest) && rows[0].contains("MALFORMED"));
+    assert_eq!(rows.iter().filter(|r| r.contains("MALFORMED")).count(), 1);
+}
+
+#[test]
 fn list_read_failure_is_exit_3() {
     let r = root();
     fs::create_dir_all(r.path().join(".cache/research")).unwrap();
@@ -632,6 +648,17 @@ fn mark_done_promotes_normal_and_deep() {
     }
     assert!(doc.contains("name: ") && doc.contains("description: "));
 
+    // The answer is copied byte for byte: no newline added, no spaces trimmed.
+    let raw = "Déjà vu:\r\n  indented \u{1F980}\n\n\tno final newline";
+    let exact = new_session_at(r.path(), now(), "normal", "Déjà vu?");
+    fs::write(session_dir(r.path(), &exact).join("answer.md"), raw).unwrap();
+    assert_eq!(research(r.path(), &["mark", "done", &exact]).code, 0);
+    let doc = fs::read_to_string(r.path().join(format!(
+        "operator/knowledge/research/{exact}-deja-vu.md"
+    )))
+    .unwrap();
+    assert!(doc.ends_with(&format!("\n# Déjà vu?\n\n{raw}")), "{doc:?}");
+
     // --no-promote: status moves, no file.
     let quiet = new_session_at(r.path(), now(), "deep", "Sensitive topic");
     fs::write(session_dir(r.path(), &quiet).join("answer.md"), "secret").unwrap();
@@ -642,7 +669,7 @@ fn mark_done_promotes_normal_and_deep() {
         fs::read_dir(r.path().join("operator/knowledge/research"))
             .unwrap()
             .count(),
-        1
+        2
     );
 
     // No answer.md: a soft note, still done.
@@ -800,4 +827,27 @@ fn root_discovery() {
     let lonely = tempfile::tempdir().unwrap();
     let err = discover(none, lonely.path()).unwrap_err();
     assert_eq!(err.exit_code(), 2);
+}
+
+#[test]
+fn sessions_directory_is_gitignored() {
+    let r = root();
+    let id = new_session(r.path(), "light");
+    let sessions = r.path().join(".cache/research/sessions");
+    let ignore = fs::read_to_string(sessions.join(".gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "*") && ignore.lines().any(|l| l == "!.gitignore"));
+    // When git is installed, ask it: the session's files are ignored, the .gitignore is not.
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(r.path())
+            .output()
+    };
+    if git(&["init", "-q"]).is_ok_and(|o| o.status.success()) {
+        let manifest = format!(".cache/research/sessions/{id}/manifest.json");
+        let ignored = git(&["check-ignore", "-q", &manifest]).unwrap();
+        assert!(ignored.status.success(), "{manifest} must be ignored");
+        let own = git(&["check-ignore", "-q", ".cache/research/sessions/.gitignore"]).unwrap();
+        assert!(!own.status.success(), "the .gitignore itself stays tracked");
+    }
 }
