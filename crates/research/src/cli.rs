@@ -447,10 +447,12 @@ fn cmd_list(a: ListArgs, env: &Env, io: &mut Io<'_>) -> Result<u8> {
     // cap of 20 most recent sessions.
     let (mut shown, well_formed): (Vec<_>, Vec<_>) =
         scanned.iter().partition(|s| s.manifest.is_err());
-    let matching = well_formed.into_iter().filter(|s| match (&s.manifest, a.status) {
-        (Ok(m), Some(st)) => m.status == st,
-        _ => true,
-    });
+    let matching = well_formed
+        .into_iter()
+        .filter(|s| match (&s.manifest, a.status) {
+            (Ok(m), Some(st)) => m.status == st,
+            _ => true,
+        });
     shown.extend(matching.take(if a.all { usize::MAX } else { 20 }));
     if a.json {
         let items: Vec<serde_json::Value> = shown

@@ -219,14 +219,23 @@ fn list_surfaces_malformed_sessions() {
 fn list_shows_malformed_first_outside_the_cap() {
     let r = root();
     let oldest = new_session_at(r.path(), days_later(0), "light", "oldest");
-    fs::write(session_dir(r.path(), &oldest).join("manifest.json"), "{ nope").unwrap();
+    fs::write(
+        session_dir(r.path(), &oldest).join("manifest.json"),
+        "{ nope",
+    )
+    .unwrap();
     for i in 1..=21 {
         new_session_at(r.path(), days_later(i), "light", &format!("question {i}"));
     }
     let out = research(r.path(), &["list"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let rows: Vec<&str> = out.stdout.lines().skip(1).collect();
-    assert_eq!(rows.len(), 21, "20 sessions + the malformed one:\n{}", out.stdout);
+    assert_eq!(
+        rows.len(),
+        21,
+        "20 sessions + the malformed one:\n{}",
+        out.stdout
+    );
     assert!(rows[0].starts_with(&oldest) && rows[0].contains("MALFORMED"));
     assert_eq!(rows.iter().filter(|r| r.contains("MALFORMED")).count(), 1);
 }
@@ -653,9 +662,10 @@ fn mark_done_promotes_normal_and_deep() {
     let exact = new_session_at(r.path(), now(), "normal", "Déjà vu?");
     fs::write(session_dir(r.path(), &exact).join("answer.md"), raw).unwrap();
     assert_eq!(research(r.path(), &["mark", "done", &exact]).code, 0);
-    let doc = fs::read_to_string(r.path().join(format!(
-        "operator/knowledge/research/{exact}-deja-vu.md"
-    )))
+    let doc = fs::read_to_string(
+        r.path()
+            .join(format!("operator/knowledge/research/{exact}-deja-vu.md")),
+    )
     .unwrap();
     assert!(doc.ends_with(&format!("\n# Déjà vu?\n\n{raw}")), "{doc:?}");
 
