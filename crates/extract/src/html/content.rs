@@ -10,7 +10,13 @@ use regex::Regex;
 use std::sync::OnceLock;
 
 struct Patterns {
+    /// Boilerplate whatever it holds: comments, consent banners, navigation,
+    /// sharing and "related" blocks.
     unlikely: Regex,
+    /// Boilerplate unless it holds real paragraphs: ad slots, banners and
+    /// headers are also class names of content wrappers (`section--ads`,
+    /// `page-banner-placeholder`, `header-and-body`).
+    weak: Regex,
     maybe: Regex,
     positive: Regex,
     negative: Regex,
@@ -20,7 +26,11 @@ fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| Patterns {
         unlikely: Regex::new(
-            r"-ad-|\bads?\b|advert|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|cookie|consent|\bheader|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social-(?:share|links|icons|media-links|follow|bar)|socials|follow-us|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|modal|newsletter|subscribe|signup|share|sharing|recommend|promo|outbrain|taboola|\bnav|navbar|toolbar|masthead|skip-link|visually-hidden|sr-only|screen-reader|caption|credit|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
+            r"breadcrumb|comment|disqus|footer|gdpr|cookie|consent|legends|menu|related|replies|rss|shoutbox|sidebar|social-(?:share|links|icons|media-links|follow|bar)|socials|follow-us|agegate|pagination|pager|popup|modal|newsletter|subscribe|signup|share|sharing|recommend|author-(?:bio|box|profile|info|description)|about-(?:the-)?author|bio-?box|role-contentinfo|role-complementary|role-navigation|role-banner|upsell|cross-?sell|outbrain|taboola|\bnav|navbar|toolbar|skip-link|visually-hidden|sr-only|screen-reader|caption|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
+        )
+        .unwrap(),
+        weak: Regex::new(
+            r"-ad-|\bads?\b|advert|ai2html|banner|combx|community|cover-wrap|extra|\bheader|remark|skyscraper|sponsor|supplemental|ad-break|promo|masthead|credit",
         )
         .unwrap(),
         maybe: Regex::new(r"\band\b|article|body|column|content|main|shadow|post|story|entry|text").unwrap(),
@@ -48,6 +58,9 @@ struct Stat {
     /// Bytes of "good" paragraphs under the node: blocks with at least
     /// [`GOOD_PARAGRAPH`] bytes of inline text, mostly not links.
     good: u32,
+    /// The part of `good` in list items and table cells (teaser lists and
+    /// listings look like that).
+    list_good: u32,
     li: u32,
     /// Headings that are (mostly) links: teaser lists have many.
     linked_headings: u32,
@@ -94,54 +107,86 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
                 && (node.hidden
                     || matches!(
                         node.tag,
-                        Tag::Nav
-                            | Tag::Aside
-                            | Tag::Footer
-                            | Tag::Header
-                            | Tag::Menu
-                            | Tag::Head
-                            | Tag::Figcaption
-                            | Tag::Figure
+                        Tag::Menu | Tag::Head | Tag::Figcaption | Tag::Figure
                     )));
     }
+    // Text and paragraph text of every subtree before class-name pruning.
     let mut raw_len = vec![0u32; n];
+    let mut raw_link = vec![0u32; n];
+    let mut raw_good = vec![0u32; n];
+    let mut in_link = vec![false; n];
+    for i in 1..n {
+        let p = dom.nodes[i].parent as usize;
+        in_link[i] = in_link[p] || dom.nodes[i].tag == Tag::A;
+    }
     for i in (1..n).rev() {
         if pruned[i] {
             continue;
         }
-        if dom.nodes[i].tag == Tag::Text {
-            raw_len[i] += dom.node_text(i as u32).len() as u32;
+        let node = &dom.nodes[i];
+        if node.tag == Tag::Text {
+            let l = dom.node_text(i as u32).trim().len() as u32;
+            raw_len[i] += l;
+            if in_link[i] {
+                raw_link[i] += l;
+            }
+        } else if is_paragraph(node.tag)
+            && raw_len[i] >= GOOD_PARAGRAPH
+            && raw_link[i] * 3 < raw_len[i]
+        {
+            raw_good[i] = raw_good[i].max(raw_len[i] - raw_link[i]);
         }
-        let p = dom.nodes[i].parent as usize;
+        let p = node.parent as usize;
         raw_len[p] += raw_len[i];
+        raw_link[p] += raw_link[i];
+        raw_good[p] += raw_good[i];
     }
     let total = raw_len[0].max(1);
+    let total_good = raw_good[0];
     for i in 1..n {
         let node = &dom.nodes[i];
         if pruned[node.parent as usize] {
             pruned[i] = true;
             continue;
         }
-        if pruned[i] || node.tag == Tag::Text || raw_len[i] * 2 > total {
+        if pruned[i] || node.tag == Tag::Text {
+            continue;
+        }
+        // Whatever its tag or class says, an element holding most of the
+        // page's prose is (or wraps) the content: an unclosed `<header>`,
+        // a layout class such as `one-sidebar-second`, an `<aside>` misused
+        // as the article column.
+        let holds_prose = raw_good[i] >= 300 && raw_good[i] * 2 >= total_good;
+        if matches!(node.tag, Tag::Header | Tag::Footer | Tag::Nav | Tag::Aside) {
+            pruned[i] = !holds_prose;
+            continue;
+        }
+        if raw_len[i] * 2 > total || holds_prose {
             continue;
         }
         let ci = dom.class_id(i as u32);
-        pruned[i] = !ci.is_empty()
-            && !node.body_hint
-            && !matches!(
+        if ci.is_empty()
+            || node.body_hint
+            || matches!(
                 node.tag,
                 Tag::Body | Tag::Html | Tag::Article | Tag::Main | Tag::A
             )
-            && pats.unlikely.is_match(ci)
-            && !pats.maybe.is_match(ci);
+        {
+            continue;
+        }
+        // Class names such as `entry-content` or `post-body` may save an
+        // element from the boilerplate patterns only if it holds prose
+        // (`jp-relatedposts` holds a heading and teasers).
+        let prose = raw_good[i] >= 300 && raw_good[i] * 2 >= raw_len[i];
+        let maybe = pats.maybe.is_match(ci);
+        pruned[i] = if pats.unlikely.is_match(ci) {
+            !(maybe && prose)
+        } else {
+            pats.weak.is_match(ci) && !maybe && !prose
+        };
     }
     // 2. Statistics (reverse: children first).
     let mut st = vec![Stat::default(); n];
-    let mut in_link = vec![false; n];
-    for i in 1..n {
-        let p = dom.nodes[i].parent as usize;
-        in_link[i] = in_link[p] || dom.nodes[i].tag == Tag::A;
-    }
     for i in (1..n).rev() {
         if pruned[i] {
             continue;
@@ -171,6 +216,9 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
             let s = &mut st[i];
             if s.inline_len >= GOOD_PARAGRAPH && s.inline_link * 3 < s.inline_len {
                 s.good += s.inline_len - s.inline_link;
+                if matches!(node.tag, Tag::Li | Tag::Td | Tag::Dd | Tag::Dt) {
+                    s.list_good += s.inline_len - s.inline_link;
+                }
             }
         }
         let s = st[i];
@@ -178,6 +226,7 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         let ps = &mut st[p];
         ps.len += s.len;
         ps.good += s.good;
+        ps.list_good += s.list_good;
         ps.link_len += s.link_len;
         ps.commas += s.commas;
         ps.li += s.li;
@@ -187,6 +236,47 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
             ps.inline_len += s.inline_len;
             ps.inline_commas += s.inline_commas;
             ps.inline_link += s.inline_link;
+        }
+    }
+    // Cards of a listing: runs of at least three sibling blocks of the same
+    // tag and class, each small and holding a link (teaser, product tile).
+    // Their prose counts as list prose (see `list_good`).
+    for parent in 0..n {
+        if pruned[parent] || dom.nodes[parent].tag == Tag::Text {
+            continue;
+        }
+        let kids: Vec<u32> = dom
+            .children(parent as u32)
+            .filter(|&c| !pruned[c as usize] && dom.nodes[c as usize].tag != Tag::Text)
+            .collect();
+        let mut a = 0;
+        while a < kids.len() {
+            let key = |c: u32| (dom.nodes[c as usize].tag, dom.class_id(c));
+            let mut b = a + 1;
+            while b < kids.len() && key(kids[b]) == key(kids[a]) {
+                b += 1;
+            }
+            let run = &kids[a..b];
+            let is_cards = run.len() >= 3
+                && matches!(
+                    dom.nodes[run[0] as usize].tag,
+                    Tag::Article | Tag::Div | Tag::Li | Tag::Section
+                )
+                && run.iter().all(|&c| {
+                    let s = &st[c as usize];
+                    s.len < 1000 && s.link_len > 0
+                });
+            if is_cards {
+                for &c in run {
+                    let delta = st[c as usize].good - st[c as usize].list_good;
+                    let mut x = c;
+                    while x != NONE {
+                        st[x as usize].list_good += delta;
+                        x = dom.nodes[x as usize].parent;
+                    }
+                }
+            }
+            a = b;
         }
     }
     // 3. Scoring.
@@ -337,7 +427,7 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         }
     }
     if let Some(roots) = split_roots {
-        return render(dom, &pruned, &st, &roots, title);
+        return render_best(dom, &pruned, &st, roots, title);
     }
     // 4. Siblings of the top candidate that belong to the article.
     let parent = dom.nodes[top as usize].parent;
@@ -388,7 +478,65 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
             }
         }
     }
-    render(dom, &pruned, &st, &roots, title)
+    render_best(dom, &pruned, &st, roots, title)
+}
+
+/// Weight of text outside good paragraphs against the paragraphs, in
+/// [`text_mass`].
+const NOISE_WEIGHT: f32 = 0.5;
+
+/// Paragraph text of a subtree minus a share of everything else in it: the
+/// subtree that maximises it holds the page's prose and little else.
+fn text_mass(s: &Stat) -> f32 {
+    s.good as f32
+        - LIST_DISCOUNT * s.list_good as f32
+        - NOISE_WEIGHT * (s.len - s.good.min(s.len)) as f32
+        - TEASER_WEIGHT * s.linked_headings as f32
+}
+
+/// Share of list-item prose not counted in [`text_mass`].
+const LIST_DISCOUNT: f32 = 0.5;
+
+/// Prose a linked heading (a teaser) costs in [`text_mass`].
+const TEASER_WEIGHT: f32 = 250.0;
+
+/// Second opinion on the chosen roots: when another block holds much more
+/// prose (a teaser or a box won the paragraph scoring, or the content is
+/// nested deeper than the score propagates), that block is the content.
+fn render_best(
+    dom: &Dom,
+    pruned: &[bool],
+    st: &[Stat],
+    mut roots: Vec<u32>,
+    title: Option<&str>,
+) -> String {
+    let mut best = NONE;
+    let mut best_mass = f32::MIN;
+    for (i, node) in dom.nodes.iter().enumerate().skip(1) {
+        if pruned[i]
+            || node.tag == Tag::Text
+            || !node.tag.is_block()
+            || matches!(node.tag, Tag::Html | Tag::Body)
+        {
+            continue;
+        }
+        let m = text_mass(&st[i]);
+        if m > best_mass {
+            best_mass = m;
+            best = i as u32;
+        }
+    }
+    // Prose outside list items: teaser lists must not make a block win.
+    let prose = |s: &Stat| s.good - s.list_good.min(s.good);
+    let roots_good: u32 = roots.iter().map(|&r| prose(&st[r as usize])).sum();
+    if best != NONE {
+        let b = prose(&st[best as usize]);
+        let roots_mass: f32 = roots.iter().map(|&r| text_mass(&st[r as usize])).sum();
+        if b >= 200 && b * 2 >= roots_good * 3 && best_mass >= roots_mass * 1.5 {
+            roots = vec![best];
+        }
+    }
+    render(dom, pruned, st, &roots, title)
 }
 
 fn subtree_text(dom: &Dom, id: u32) -> String {
@@ -415,10 +563,11 @@ fn is_teaser_list(s: &Stat) -> bool {
 fn is_label(text: &str) -> bool {
     let t = text
         .trim()
-        .trim_end_matches([':', '.', '…'])
+        .trim_start_matches(['-', '–', '|', '»', '›'])
+        .trim_end_matches([':', '.', '…', '!', '?', '-', '–', '»', '›'])
         .trim()
         .to_lowercase();
-    t.len() <= 40
+    t.len() <= 60
         && matches!(
             t.as_str(),
             "advertisement"
@@ -466,11 +615,78 @@ fn is_label(text: &str) -> bool {
                 | "more from"
                 | "next"
                 | "previous"
+                | "related posts"
+                | "related coverage"
+                | "more stories"
+                | "like this"
+                | "leave a comment"
+                | "leave a reply"
+                | "print this page"
+                | "was this article helpful"
+                | "share on facebook"
+                | "share on twitter"
+                | "tweet"
+                // German
+                | "anzeige"
+                | "werbung"
+                | "teilen"
+                | "beitrag teilen"
+                | "artikel teilen"
+                | "jetzt teilen"
+                | "gefällt mir"
+                | "kommentare"
+                | "kommentar"
+                | "kommentieren"
+                | "kommentar schreiben"
+                | "kommentare schreiben"
+                | "ähnliche beiträge"
+                | "ähnliche artikel"
+                | "verwandte artikel"
+                | "mehr zum thema"
+                | "weitere artikel"
+                | "weitere beiträge"
+                | "das könnte sie auch interessieren"
+                | "das könnte dich auch interessieren"
+                | "das könnte sie interessieren"
+                | "das könnte dich interessieren"
+                | "auch interessant"
+                | "lesen sie auch"
+                | "lies auch"
+                | "weiterlesen"
+                | "mehr lesen"
+                | "drucken"
+                | "artikel drucken"
+                | "rezept drucken"
+                | "nach oben"
+                | "zurück"
+                | "externer inhalt"
+                | "aktuelle news"
+                | "aktuelle nachrichten"
+                | "empfehlungen"
+                // French, Spanish, Italian
+                | "partager"
+                | "publicité"
+                | "lire aussi"
+                | "à lire aussi"
+                | "sur le même sujet"
+                | "articles similaires"
+                | "commentaires"
+                | "compartir"
+                | "publicidad"
+                | "noticias relacionadas"
+                | "te puede interesar"
+                | "lee también"
+                | "comentarios"
+                | "condividi"
+                | "pubblicità"
+                | "leggi anche"
+                | "articoli correlati"
+                | "commenti"
         )
 }
 
 /// Readability's conditional cleaning: lists, tables and divs full of links go.
-fn drop_conditionally(dom: &Dom, st: &[Stat], id: usize) -> bool {
+fn drop_conditionally(dom: &Dom, st: &[Stat], id: usize, root: usize) -> bool {
     let node = &dom.nodes[id];
     let s = st[id];
     let list = matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl);
@@ -485,8 +701,17 @@ fn drop_conditionally(dom: &Dom, st: &[Stat], id: usize) -> bool {
     if !candidate || node.body_hint {
         return false;
     }
+    // A wrapper of (nearly) the whole chosen content is judged with it.
+    if s.len * 5 >= st[root].len * 4 {
+        return false;
+    }
+    let root_good = st[root].good;
     let w = class_weight(dom.class_id(id as u32));
-    if w < 0 {
+    // A wrapper holding most of the content's paragraphs is the content,
+    // whatever its class says (`widget-container`, `media-box`, …).
+    let main_share = s.good >= 200 && s.good * 2 >= root_good;
+    let prose = s.good >= 150 && s.good * 2 >= s.len;
+    if w < 0 && !main_share && !prose {
         return true;
     }
     if s.commas >= 10 {
@@ -510,6 +735,10 @@ struct Writer {
     out: String,
     /// 0: nothing pending, 1: newline, 2: blank line.
     pending: u8,
+    /// Open heading elements.
+    in_heading: u32,
+    /// Where the last heading with nothing after it yet starts in `out`.
+    dangling_heading: Option<usize>,
 }
 
 impl Writer {
@@ -518,6 +747,15 @@ impl Writer {
     }
 
     fn text(&mut self, t: &str) {
+        if !t.trim().is_empty() {
+            if self.in_heading > 0 {
+                if self.dangling_heading.is_none() {
+                    self.dangling_heading = Some(self.out.len());
+                }
+            } else {
+                self.dangling_heading = None;
+            }
+        }
         if t.trim().is_empty() {
             if !t.is_empty()
                 && !self.out.is_empty()
@@ -563,6 +801,8 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
     let mut w = Writer {
         out: String::new(),
         pending: 0,
+        in_heading: 0,
+        dangling_heading: None,
     };
     // (node, entering)
     let mut stack: Vec<(u32, bool)> = Vec::new();
@@ -571,6 +811,9 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
         while let Some((id, enter)) = stack.pop() {
             let node = &dom.nodes[id as usize];
             if !enter {
+                if node.tag.is_heading() {
+                    w.in_heading -= 1;
+                }
                 if node.tag.is_block() {
                     w.brk(
                         if matches!(
@@ -600,10 +843,10 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
                 Tag::Hr | Tag::Img => continue,
                 _ => {}
             }
-            if id != r && drop_conditionally(dom, st, id as usize) {
+            if id != r && drop_conditionally(dom, st, id as usize, r as usize) {
                 continue;
             }
-            if node.tag.is_block() && st[id as usize].len <= 40 && is_label(&subtree_text(dom, id))
+            if node.tag.is_block() && st[id as usize].len <= 60 && is_label(&subtree_text(dom, id))
             {
                 continue;
             }
@@ -632,6 +875,9 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
             if node.tag == Tag::Li {
                 w.text("- ");
             }
+            if node.tag.is_heading() {
+                w.in_heading += 1;
+            }
             stack.push((id, false));
             let start = stack.len();
             stack.extend(dom.children(id).map(|c| (c, true)));
@@ -640,6 +886,11 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
         w.brk(2);
     }
     let mut out = w.out;
+    // A heading with nothing after it introduced something that is gone
+    // (a "Related posts" block filled by scripts, a pruned comment list).
+    if let Some(at) = w.dangling_heading {
+        out.truncate(at);
+    }
     while out.ends_with(char::is_whitespace) {
         out.pop();
     }
@@ -653,12 +904,15 @@ pub fn visible_text(dom: &Dom) -> String {
     for i in 1..n {
         let node = &dom.nodes[i];
         pruned[i] = pruned[node.parent as usize]
-            || (node.tag != Tag::Text && (node.hidden || node.tag == Tag::Head));
+            || (node.tag != Tag::Text
+                && (node.hidden || matches!(node.tag, Tag::Head | Tag::Noscript)));
     }
     let st = vec![Stat::default(); n];
     let mut w = Writer {
         out: String::new(),
         pending: 0,
+        in_heading: 0,
+        dangling_heading: None,
     };
     let mut stack: Vec<(u32, bool)> = vec![(0, true)];
     while let Some((id, enter)) = stack.pop() {

@@ -76,6 +76,9 @@ pub enum Tag {
     Thead,
     Tbody,
     Tfoot,
+    /// Parsed as markup (JavaScript-rendered pages keep their text there),
+    /// but not visible in a browser that runs scripts.
+    Noscript,
     Other,
 }
 
@@ -137,6 +140,7 @@ impl Tag {
             b"dialog" => Tag::Dialog,
             b"menu" => Tag::Menu,
             b"center" => Tag::Center,
+            b"noscript" => Tag::Noscript,
             _ => Tag::Other,
         }
     }
@@ -151,6 +155,7 @@ impl Tag {
                 | Tag::Time
                 | Tag::Label
                 | Tag::Other
+                | Tag::Noscript
                 | Tag::Text
                 | Tag::Option
                 | Tag::Button
@@ -416,6 +421,30 @@ impl Builder {
         self.author_buf.clear();
     }
 
+    /// Content elements inside an unclosed `<head>` close it (the body starts
+    /// implicitly), as an HTML5 parser does; otherwise the whole page would be
+    /// pruned with the head.
+    fn close_head_for(&mut self, name: &[u8]) {
+        if matches!(
+            name,
+            b"head"
+                | b"title"
+                | b"meta"
+                | b"link"
+                | b"style"
+                | b"script"
+                | b"base"
+                | b"noscript"
+                | b"template"
+                | b"html"
+        ) {
+            return;
+        }
+        if let Some(i) = self.stack.iter().position(|s| s.2 == Tag::Head) {
+            self.pop_to(i);
+        }
+    }
+
     /// Closes implied elements before opening `tag`.
     fn implied_end(&mut self, tag: Tag) {
         let closes: &[Tag] = match tag {
@@ -536,6 +565,7 @@ impl Builder {
             return;
         }
         self.implied_end(tag);
+        self.close_head_for(name);
         if self.stack.len() >= MAX_DEPTH || self.dom.nodes.len() >= MAX_NODES {
             self.overflow += 1;
             self.attr_buf = attrs;
@@ -684,7 +714,14 @@ pub fn parse(html: &str) -> Dom {
         let (after, self_closing) = parse_attrs(html, i, &mut attrs, keep);
         i = after;
         text_start = i;
-        if is_raw(&name_buf) {
+        // `<noscript>` is parsed as markup: JavaScript-rendered pages keep
+        // their only copy of the text there. A self-closed `<title/>` (SVG)
+        // or `<iframe/>` has no raw text to skip; scripts and styles ignore
+        // the slash, as browsers do.
+        let raw = is_raw(&name_buf)
+            && name_buf != b"noscript"
+            && !(self_closing && !matches!(name_buf.as_slice(), b"script" | b"style"));
+        if raw {
             let is_ld = name_buf == b"script"
                 && attrs.iter().any(|(n, v)| {
                     n == "type" && v.trim().eq_ignore_ascii_case("application/ld+json")
