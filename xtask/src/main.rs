@@ -2,7 +2,9 @@
 //!
 //! Tasks are plain functions; each lives in its own module when it grows.
 
+mod bench_dates;
 mod bench_extract;
+mod calibrate;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -14,7 +16,10 @@ usage: cargo xtask <task>
 tasks:
   ci             fmt --check, clippy -D warnings, the test suite (what .ci/run does)
   policy-check   validate every policy under policies/ with `sgw policy check`
+  bench-dates    publication-date precision/recall/accuracy: sgw-extract vs htmldate
   bench-extract  article-extraction F1 and ms/page: sgw-extract vs trafilatura, readability-lxml
+  calibrate      the labelled calibration world: reliability table per confidence level, flags, citations
+                 (--verbose lists wrong answers, --json, --check fails below the floor, --only ID,ID)
 ";
 
 fn main() -> Result<()> {
@@ -24,7 +29,9 @@ fn main() -> Result<()> {
     match task.as_deref() {
         Some("ci") => ci(),
         Some("policy-check") => policy_check(),
+        Some("bench-dates") => bench_dates::run(),
         Some("bench-extract") => bench_extract::run(),
+        Some("calibrate") => calibrate::run(&rest),
         Some("-h" | "--help") | None => {
             print!("{USAGE}");
             Ok(())
