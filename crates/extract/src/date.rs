@@ -35,6 +35,8 @@ fn valid(y: i32, m: u8, d: u8) -> Option<String> {
 
 struct DateRes {
     ymd: Regex,
+    /// `DD.MM.YYYY` (the dotted European form; slashes stay ambiguous and are not read).
+    dmy_dots: Regex,
     mdy: Regex,
     dmy: Regex,
 }
@@ -43,6 +45,7 @@ fn res() -> &'static DateRes {
     static R: OnceLock<DateRes> = OnceLock::new();
     R.get_or_init(|| DateRes {
         ymd: Regex::new(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b").unwrap(),
+        dmy_dots: Regex::new(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b").unwrap(),
         mdy: Regex::new(r"(?i)\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b").unwrap(),
         dmy: Regex::new(r"(?i)\b(\d{1,2})(?:st|nd|rd|th)?\.?\s+(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?\s+(\d{4})\b").unwrap(),
     })
@@ -80,6 +83,15 @@ pub fn find_dates(text: &str) -> Vec<(String, usize, usize)> {
     let mut out = Vec::new();
     for c in r.ymd.captures_iter(text) {
         let (Ok(y), Ok(m), Ok(d)) = (c[1].parse(), c[2].parse(), c[3].parse()) else {
+            continue;
+        };
+        if let Some(v) = valid(y, m, d) {
+            let m0 = c.get(0).unwrap();
+            out.push((v, m0.start(), m0.end()));
+        }
+    }
+    for c in r.dmy_dots.captures_iter(text) {
+        let (Ok(d), Ok(m), Ok(y)) = (c[1].parse(), c[2].parse(), c[3].parse()) else {
             continue;
         };
         if let Some(v) = valid(y, m, d) {
@@ -136,6 +148,11 @@ mod tests {
             normalize_date("5 Sept. 2021").as_deref(),
             Some("2021-09-05")
         );
+        assert_eq!(
+            normalize_date("due 15.03.2026").as_deref(),
+            Some("2026-03-15")
+        );
+        assert_eq!(normalize_date("31.02.2026"), None);
         assert_eq!(normalize_date("2021-02-30"), None);
         assert_eq!(normalize_date("nonsense"), None);
     }

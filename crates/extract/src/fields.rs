@@ -1,7 +1,8 @@
-//! Typed answer fields: dates, numbers, money, percentages and regex patterns
-//! found near the query's key terms, with the span and passage they came from.
+//! Typed answer fields: the kinds, the values as written (dates, numbers,
+//! money, percentages and regex patterns, normalised) and [`find_fields`], the
+//! one-value-per-field view of [`crate::field_candidates`].
 
-use crate::passages::{query_terms, score_spans, split, tokenize};
+use crate::passages::split;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -50,37 +51,73 @@ pub struct FieldValue {
 struct Res {
     number: Regex,
     money: Regex,
+    cents: Regex,
     percent: Regex,
 }
+
+/// One number as written: thousands groups (`1,234`, `1 234`, `1.234.567`),
+/// a decimal part with `.` or `,`, and an optional multiplier word.
+const NUM: &str = r"-?(?:[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]+|[0-9]{1,3}(?:\.[0-9]{3}){2,}|[0-9]{1,3}(?:[,\u{a0}\u{202f}][0-9]{3})+|[0-9]+)(?:[.,][0-9]+)?";
 
 fn res() -> &'static Res {
     static R: OnceLock<Res> = OnceLock::new();
     R.get_or_init(|| Res {
-        number: Regex::new(r"(?:^|[^\w.,])(-?\d{1,3}(?:[,\u{a0} ]\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\b").unwrap(),
-        money: Regex::new(
-            r"(?i)(?P<pre>US\$|C\$|A\$|\$|€|£|¥|USD|EUR|GBP|JPY|CHF|CAD|AUD)\s?(?P<num>\d{1,3}(?:[,\u{a0}]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(?P<mult>million|billion|trillion|thousand|bn|mn|m|k)\b)?|(?P<num2>\d{1,3}(?:[,\u{a0}]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(?P<mult2>million|billion|trillion|thousand))?\s?(?P<post>dollars|euros|pounds|yen|USD|EUR|GBP|JPY|CHF|€)",
+        number: Regex::new(&format!(
+            r"(?i)(?:^|[^\w.,])(?P<num>{NUM})\b(?:\s?(?P<mult>million|billion|trillion|thousand|mn|bn)\b)?"
+        ))
+        .unwrap(),
+        money: Regex::new(&format!(
+            r"(?i)(?P<pre>US\$|C\$|A\$|\$|€|£|¥|\bUSD|\bEUR|\bGBP|\bJPY|\bCHF|\bCAD|\bAUD)\s?(?P<num>{NUM})(?:\s?(?P<mult>million|billion|trillion|thousand|bn|mn|m|k)\b)?|(?P<num2>{NUM})(?:\s?(?P<mult2>million|billion|trillion|thousand|bn|mn))?\s?(?P<post>dollars?\b|euros?\b|pounds?\b|yen\b|USD\b|EUR\b|GBP\b|JPY\b|CHF\b|€)"
+        ))
+        .unwrap(),
+        cents: Regex::new(r"(?i)(?:^|[^\w.,])(?P<num>[0-9]+(?:[.,][0-9]+)?)\s?(?:cents?|ct)\b")
+            .unwrap(),
+        percent: Regex::new(
+            r"(?i)(?:^|[^\w.,])(?P<num>-?[0-9]+(?:[.,][0-9]+)?)\s?(?:%|percent\b|per\s?cent\b|pct\b)",
         )
         .unwrap(),
-        percent: Regex::new(r"(-?\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per cent\b|pct\b)").unwrap(),
     })
 }
 
 fn currency(sym: &str) -> Option<&'static str> {
     Some(match sym.to_ascii_lowercase().as_str() {
-        "$" | "us$" | "usd" | "dollars" => "USD",
+        "$" | "us$" | "usd" | "dollars" | "dollar" => "USD",
         "c$" | "cad" => "CAD",
         "a$" | "aud" => "AUD",
-        "€" | "eur" | "euros" => "EUR",
-        "£" | "gbp" | "pounds" => "GBP",
+        "€" | "eur" | "euros" | "euro" => "EUR",
+        "£" | "gbp" | "pounds" | "pound" => "GBP",
         "¥" | "jpy" | "yen" => "JPY",
         "chf" => "CHF",
         _ => return None,
     })
 }
 
-fn plain_number(s: &str) -> String {
+/// A written number as a plain decimal: thousands separators dropped, a
+/// decimal comma turned into a point. With both `.` and `,` the last one is
+/// the decimal mark; a lone `,` before exactly three digits groups thousands;
+/// two or more `.` group thousands.
+pub(crate) fn plain_number(raw: &str) -> String {
+    let s: String = raw
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '\u{a0}' | '\u{202f}'))
+        .collect();
+    let commas = s.matches(',').count();
+    let dots = s.matches('.').count();
+    let decimal = match (commas, dots) {
+        (0, 0) => None,
+        (_, 0) => {
+            let after = s.rsplit(',').next().map_or(0, str::len);
+            (commas == 1 && after != 3).then_some(',')
+        }
+        (0, _) => (dots == 1).then_some('.'),
+        _ => s.rfind([',', '.']).and_then(|i| s[i..].chars().next()),
+    };
     s.chars()
-        .filter(|c| !matches!(c, ',' | ' ' | '\u{a0}'))
+        .filter_map(|c| match c {
+            ',' | '.' if Some(c) == decimal => Some('.'),
+            ',' | '.' => None,
+            c => Some(c),
+        })
         .collect()
 }
 
@@ -90,6 +127,7 @@ fn scale(num: &str, mult: Option<&str>) -> String {
         Some("million" | "m" | "mn") => 1e6,
         Some("billion" | "bn") => 1e9,
         Some("trillion") => 1e12,
+        Some("cents") => 1e-2,
         _ => return num.to_string(),
     };
     match num.parse::<f64>() {
@@ -98,76 +136,133 @@ fn scale(num: &str, mult: Option<&str>) -> String {
             if r.fract() == 0.0 && r.abs() < 1e18 {
                 format!("{}", r as i64)
             } else {
-                format!("{r}")
+                // Round away binary noise (0.245 stays 0.245, not 0.24500000000000002).
+                let s = if r.abs() >= 1.0 {
+                    format!("{r:.6}")
+                } else {
+                    format!("{r:.9}")
+                };
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
             }
         }
         Err(_) => num.to_string(),
     }
 }
 
-/// Candidate matches of `kind` in `text[s..e]`: (value, start, end) with absolute offsets.
-fn candidates(
-    kind: &FieldKind,
-    pattern: Option<&Regex>,
-    text: &str,
-    s: usize,
-    e: usize,
-) -> Vec<(String, usize, usize)> {
-    let hay = &text[s..e];
-    let r = res();
-    match kind {
-        FieldKind::Date => crate::date::find_dates(hay)
-            .into_iter()
-            .map(|(v, a, b)| (v, s + a, s + b))
-            .collect(),
-        FieldKind::Number => r
-            .number
-            .captures_iter(hay)
-            .filter_map(|c| {
-                let m = c.get(1)?;
-                Some((plain_number(m.as_str()), s + m.start(), s + m.end()))
+/// A value of one kind as written in a text, before judging it.
+#[derive(Debug, Clone)]
+pub(crate) struct RawValue {
+    pub value: String,
+    pub start: usize,
+    pub end: usize,
+    /// A bare integer 1900–2100 without separators: probably a year.
+    pub year_like: bool,
+}
+
+/// Every number written in `text`, multipliers applied (`5.43 million` → `5430000`).
+pub(crate) fn number_spans(text: &str) -> Vec<RawValue> {
+    res()
+        .number
+        .captures_iter(text)
+        .filter_map(|c| {
+            let num = c.name("num")?;
+            let end = c.get(0)?.end();
+            let mult = c.name("mult").map(|m| m.as_str());
+            let plain = plain_number(num.as_str());
+            let year_like = mult.is_none()
+                && num.as_str().len() == 4
+                && num
+                    .as_str()
+                    .parse::<i32>()
+                    .is_ok_and(|y| (1900..=2100).contains(&y));
+            Some(RawValue {
+                value: scale(&plain, mult),
+                start: num.start(),
+                end,
+                year_like,
             })
+        })
+        .collect()
+}
+
+/// Candidate values of `kind` in `text`, in text order.
+pub(crate) fn raw_values(kind: &FieldKind, pattern: Option<&Regex>, text: &str) -> Vec<RawValue> {
+    let r = res();
+    let plain = |value: String, start: usize, end: usize| RawValue {
+        value,
+        start,
+        end,
+        year_like: false,
+    };
+    match kind {
+        FieldKind::Date => crate::date::find_dates(text)
+            .into_iter()
+            .map(|(v, a, b)| plain(v, a, b))
             .collect(),
+        FieldKind::Number => number_spans(text),
         FieldKind::Percent => r
             .percent
-            .captures_iter(hay)
+            .captures_iter(text)
             .filter_map(|c| {
-                let m0 = c.get(0)?;
-                Some((c[1].replace(',', "."), s + m0.start(), s + m0.end()))
+                let num = c.name("num")?;
+                let end = c.get(0)?.end();
+                // "0.5 percentage points" never matches; "0.5 % points" is not a rate either.
+                let rest = text[end..].trim_start().as_bytes();
+                let points = rest.len() >= 3 && rest[..3].eq_ignore_ascii_case(b"poi")
+                    || rest.len() >= 3 && rest[..3].eq_ignore_ascii_case(b"pts");
+                (!points).then(|| plain(plain_number(num.as_str()), num.start(), end))
             })
             .collect(),
-        FieldKind::Money => r
-            .money
-            .captures_iter(hay)
-            .filter_map(|c| {
-                let m0 = c.get(0)?;
-                let (num, mult, cur) = match c.name("num") {
-                    Some(n) => (
-                        n.as_str(),
-                        c.name("mult").map(|m| m.as_str()),
-                        c.name("pre").map(|m| m.as_str()),
-                    ),
-                    None => (
-                        c.name("num2")?.as_str(),
-                        c.name("mult2").map(|m| m.as_str()),
-                        c.name("post").map(|m| m.as_str()),
-                    ),
+        FieldKind::Money => {
+            let mut out: Vec<RawValue> = r
+                .money
+                .captures_iter(text)
+                .filter_map(|c| {
+                    let m0 = c.get(0)?;
+                    let (num, mult, cur) = match c.name("num") {
+                        Some(n) => (
+                            n.as_str(),
+                            c.name("mult").map(|m| m.as_str()),
+                            c.name("pre").map(|m| m.as_str()),
+                        ),
+                        None => (
+                            c.name("num2")?.as_str(),
+                            c.name("mult2").map(|m| m.as_str()),
+                            c.name("post").map(|m| m.as_str()),
+                        ),
+                    };
+                    let amount = scale(&plain_number(num), mult);
+                    let value = match cur.and_then(currency) {
+                        Some(code) => format!("{code} {amount}"),
+                        None => amount,
+                    };
+                    Some(plain(value, m0.start(), m0.end()))
+                })
+                .collect();
+            // Cents of an unnamed currency: the amount in units (24.5 cents → 0.245).
+            for c in r.cents.captures_iter(text) {
+                let (Some(num), Some(m0)) = (c.name("num"), c.get(0)) else {
+                    continue;
                 };
-                let amount = scale(&plain_number(num), mult);
-                let value = match cur.and_then(currency) {
-                    Some(code) => format!("{code} {amount}"),
-                    None => amount,
-                };
-                Some((value, s + m0.start(), s + m0.end()))
-            })
-            .collect(),
+                if out
+                    .iter()
+                    .any(|o| o.start < m0.end() && num.start() < o.end)
+                {
+                    continue;
+                }
+                let value = scale(&plain_number(num.as_str()), Some("cents"));
+                out.push(plain(value, num.start(), m0.end()));
+            }
+            out.sort_by_key(|v| v.start);
+            out
+        }
         FieldKind::Pattern(_) => match pattern {
             Some(re) => re
-                .captures_iter(hay)
+                .captures_iter(text)
                 .filter_map(|c| {
                     let m = c.get(1).or_else(|| c.get(0))?;
                     (!m.as_str().is_empty())
-                        .then(|| (m.as_str().to_string(), s + m.start(), s + m.end()))
+                        .then(|| plain(m.as_str().to_string(), m.start(), m.end()))
                 })
                 .collect(),
             None => Vec::new(),
@@ -175,77 +270,48 @@ fn candidates(
     }
 }
 
-/// Byte distance between two offsets, plus a large penalty per sentence or
-/// paragraph boundary between them (a value in the same sentence as the key
-/// term wins over a nearer one in the previous sentence).
-fn distance(text: &str, a: usize, b: usize) -> usize {
-    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-    let between = &text[lo..hi];
-    let boundaries = between.matches(". ").count()
-        + between.matches('\n').count()
-        + between.matches("; ").count();
-    hi - lo + boundaries * 10_000
+/// Compiles a field's pattern; `None` (with a warning) when it is not a valid regex.
+pub(crate) fn compile_pattern(spec: &FieldSpec) -> Result<Option<Regex>, ()> {
+    match &spec.kind {
+        FieldKind::Pattern(p) => match Regex::new(p) {
+            Ok(re) => Ok(Some(re)),
+            Err(e) => {
+                tracing::warn!(
+                    "field {:?}: pattern {p:?} is not a valid regex: {e}",
+                    spec.name
+                );
+                Err(())
+            }
+        },
+        _ => Ok(None),
+    }
 }
 
-/// Finds one value per spec: in the best-ranked passages first, the candidate
-/// closest (in bytes) to an occurrence of a query term.
+/// One value per spec: the best question-aware candidate
+/// ([`crate::field_candidates`]), with the passage it lies in.
 pub fn find_fields(text: &str, query: &str, specs: &[FieldSpec]) -> Vec<FieldValue> {
     let spans = split(text);
-    let terms = query_terms(query);
-    let mut ranked: Vec<(usize, usize, usize, f32)> = score_spans(text, &spans, &terms)
-        .into_iter()
-        .enumerate()
-        .map(|(i, (s, e, sc))| (i, s, e, sc))
-        .collect();
-    ranked.sort_by(|a, b| b.3.total_cmp(&a.3).then(a.0.cmp(&b.0)));
-    let mut out = Vec::new();
+    let cands = crate::candidates::field_candidates(text, query, specs, None);
+    let mut out: Vec<FieldValue> = Vec::new();
     for spec in specs {
-        let pattern = match &spec.kind {
-            FieldKind::Pattern(p) => match Regex::new(p) {
-                Ok(re) => Some(re),
-                Err(e) => {
-                    tracing::warn!(
-                        "field {:?}: pattern {p:?} is not a valid regex: {e}",
-                        spec.name
-                    );
-                    continue;
-                }
-            },
-            _ => None,
+        let Some(best) = cands.iter().find(|c| c.name == spec.name) else {
+            continue;
         };
-        for &(index, s, e, score) in &ranked {
-            if score <= 0.0 && !terms.is_empty() {
-                break;
-            }
-            let cands = candidates(&spec.kind, pattern.as_ref(), text, s, e);
-            if cands.is_empty() {
-                continue;
-            }
-            let hits: Vec<usize> = tokenize(&text[s..e])
-                .into_iter()
-                .filter(|t| terms.contains(&t.0))
-                .map(|t| s + t.1)
-                .collect();
-            let best = cands
-                .into_iter()
-                .min_by_key(|c| {
-                    hits.iter()
-                        .map(|&h| distance(text, h, c.1))
-                        .min()
-                        .unwrap_or(0)
-                })
-                .expect("non-empty");
-            out.push(FieldValue {
-                name: spec.name.clone(),
-                kind: spec.kind.clone(),
-                value: best.0,
-                raw: text[best.1..best.2].to_string(),
-                start: best.1,
-                end: best.2,
-                passage_index: Some(index),
-            });
-            break;
+        if out.iter().any(|o| o.name == spec.name) {
+            continue;
         }
+        let passage_index = spans
+            .iter()
+            .position(|&(s, e)| s <= best.start && best.start < e);
+        out.push(FieldValue {
+            name: spec.name.clone(),
+            kind: spec.kind.clone(),
+            value: best.value.clone(),
+            raw: best.raw.clone(),
+            start: best.start,
+            end: best.end,
+            passage_index,
+        });
     }
     out
 }

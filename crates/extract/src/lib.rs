@@ -7,6 +7,7 @@
 //! candidates with their source span; scoring happens in the orchestrator).
 #![doc = include_str!("../README.md")]
 
+mod candidates;
 mod date;
 mod decode;
 mod document;
@@ -16,7 +17,9 @@ mod fields;
 pub mod html;
 mod passages;
 mod pdf;
+mod question;
 
+pub use candidates::{FieldCandidate, field_candidates};
 pub use date::{find_dates, normalize_date};
 pub use decode::{decode_html, maybe_gunzip, meta_charset};
 pub use document::{Document, DocumentKind, FeedEntry, Metadata, extract, sniff_kind};

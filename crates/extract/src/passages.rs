@@ -45,17 +45,20 @@ const STOP: &[&str] = &[
     "a", "an", "the", "of", "in", "on", "at", "to", "for", "and", "or", "is", "are", "was", "were",
     "be", "by", "with", "what", "when", "where", "who", "which", "how", "does", "do", "did", "it",
     "its", "as", "from", "that", "this", "le", "la", "les", "de", "des", "du", "et", "der", "die",
-    "das", "und",
+    "das", "und", "why", "much", "many", "will", "can", "has", "have", "had", "should", "would",
+    "could", "i", "my", "me", "you", "your", "we", "our", "there", "their", "about", "into",
+    "than", "then", "if", "so", "not", "been", "any", "per",
 ];
+
+/// Whether a lowercase word is a stop word (never a content term of a query).
+pub(crate) fn is_stop(word: &str) -> bool {
+    STOP.contains(&word)
+}
 
 /// Query terms worth matching (lowercased, stop words dropped unless nothing else remains).
 pub fn query_terms(query: &str) -> Vec<String> {
     let all: Vec<String> = tokenize(query).into_iter().map(|t| t.0).collect();
-    let mut kept: Vec<String> = all
-        .iter()
-        .filter(|t| !STOP.contains(&t.as_str()))
-        .cloned()
-        .collect();
+    let mut kept: Vec<String> = all.iter().filter(|t| !is_stop(t)).cloned().collect();
     if kept.is_empty() {
         kept = all;
     }

@@ -1,4 +1,4 @@
-//! The orchestrator's passage ranker and field finder, backed by `sgw-extract`.
+//! The orchestrator's passage ranker and question-aware field finder, backed by `sgw-extract`.
 
 use sgw_contract::{FieldKind, FieldSpec, FoundField, Passage};
 use sgw_orchestrator::TextAnalyzer;
@@ -26,7 +26,15 @@ impl TextAnalyzer for ExtractAnalyzer {
             .collect()
     }
 
-    fn fields(&self, text: &str, query: &str, specs: &[FieldSpec]) -> Vec<FoundField> {
+    /// Question-aware candidates from [`sgw_extract::field_candidates`], best
+    /// first per field, each with its evidence span and its fit score.
+    fn fields(
+        &self,
+        text: &str,
+        query: &str,
+        specs: &[FieldSpec],
+        as_of: Option<jiff::civil::Date>,
+    ) -> Vec<FoundField> {
         let specs: Vec<sgw_extract::FieldSpec> = specs
             .iter()
             .map(|s| sgw_extract::FieldSpec {
@@ -40,8 +48,7 @@ impl TextAnalyzer for ExtractAnalyzer {
                 },
             })
             .collect();
-        document(text)
-            .fields(query, &specs)
+        sgw_extract::field_candidates(text, query, &specs, as_of)
             .into_iter()
             .filter(|f| text.get(f.start..f.end) == Some(f.raw.as_str()))
             .map(|f| FoundField {
@@ -50,6 +57,7 @@ impl TextAnalyzer for ExtractAnalyzer {
                 quote: f.raw,
                 start: f.start,
                 end: f.end,
+                score: f.score,
             })
             .collect()
     }

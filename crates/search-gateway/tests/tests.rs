@@ -63,6 +63,7 @@ fn the_analyzer_keeps_quotes_verbatim() {
             "rate:percent".parse().unwrap(),
             "when:date".parse().unwrap(),
         ],
+        None,
     );
     assert!(!fields.is_empty());
     for f in fields {
