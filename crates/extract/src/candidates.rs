@@ -234,6 +234,9 @@ struct Tok {
     canon: String,
     bit: u64,
     year: Option<i32>,
+    /// Bit `i`: this word names the class of the question's qualifier `i` / a rival class.
+    own: u32,
+    rival: u32,
 }
 
 struct Line {
@@ -450,6 +453,7 @@ impl<'a> Page<'a> {
                 let canon = canonical(&lower);
                 let bit = q.term_bit(&canon);
                 let year = year_of(&lower);
+                let (own, rival) = qualifier_bits(&q, &canon);
                 Tok {
                     start,
                     end,
@@ -457,6 +461,8 @@ impl<'a> Page<'a> {
                     canon,
                     bit,
                     year,
+                    own,
+                    rival,
                 }
             })
             .collect();
@@ -866,6 +872,18 @@ impl<'a> Page<'a> {
                 .iter()
                 .any(|p| t.starts_with(p))
         });
+        let quals_of = |toks: &[Tok]| {
+            toks.iter()
+                .fold((0u32, 0u32), |(o, r), t| (o | t.own, r | t.rival))
+        };
+        let line_toks = |l: usize| &self.toks[self.lines[l].t0..self.lines[l].t1];
+        let above_quals = above.map_or((0, 0), |l| quals_of(line_toks(l)));
+        let far_quals = {
+            let (o, r) = quals_of(&self.toks[sent.t0..sent.t1]);
+            let (ho, hr) = heading.map_or((0, 0), |l| quals_of(line_toks(l)));
+            (o | ho, r | hr)
+        };
+        let mismatch = self.modifier_mismatch(sent, sent_mask | ctx_mask);
         let mut out = Vec::with_capacity(group.len());
         for (c, r) in group.iter().enumerate() {
             let mut signals: Vec<String> = Vec::new();
@@ -901,25 +919,10 @@ impl<'a> Page<'a> {
                 signals.push(format!("absent-terms={absent}"));
             }
             // Qualifiers next to the value (and in the label line above), else in the sentence/heading.
-            let near: Vec<&str> = attached[c]
-                .iter()
-                .map(|&ti| self.toks[ti].canon.as_str())
-                .chain(above.into_iter().flat_map(|l| {
-                    self.toks[self.lines[l].t0..self.lines[l].t1]
-                        .iter()
-                        .map(|t| t.canon.as_str())
-                }))
-                .collect();
-            let far: Vec<&str> = self.toks[sent.t0..sent.t1]
-                .iter()
-                .map(|t| t.canon.as_str())
-                .chain(heading.into_iter().flat_map(|l| {
-                    self.toks[self.lines[l].t0..self.lines[l].t1]
-                        .iter()
-                        .map(|t| t.canon.as_str())
-                }))
-                .collect();
-            let (matched, conflict) = qualifiers(q, &near, &far);
+            let (own, rival) = attached[c].iter().fold(above_quals, |(o, r), &ti| {
+                (o | self.toks[ti].own, r | self.toks[ti].rival)
+            });
+            let (matched, conflict) = qualifiers(q.quals.len(), (own, rival), far_quals);
             if matched > 0.0 {
                 score += QUALIFIER_MATCH * matched;
                 signals.push("qualifier-match".into());
@@ -928,7 +931,7 @@ impl<'a> Page<'a> {
                 score -= QUALIFIER_CONFLICT * conflict;
                 signals.push("qualifier-conflict".into());
             }
-            if self.modifier_mismatch(sent, sent_mask | ctx_mask) {
+            if mismatch {
                 score -= MODIFIER_MISMATCH;
                 signals.push("modifier-mismatch".into());
             }
@@ -1166,42 +1169,40 @@ fn clause_of(hard: &[usize], pos: usize, start: usize, end: usize) -> (usize, us
     (lo, hi)
 }
 
-/// (matched, conflicting) qualifier weight: each qualifier of the question is
-/// looked up near the value first (weight 1), then in the sentence or heading (½).
-fn qualifiers(q: &Question, near: &[&str], far: &[&str]) -> (f64, f64) {
-    let mut matched: f64 = 0.0;
-    let mut conflict: f64 = 0.0;
-    for term in &q.terms {
-        for (set, class) in contrast_classes(term) {
-            let classes_in = |words: &[&str]| -> (bool, bool) {
-                let mut own = false;
-                let mut other = false;
-                for w in words {
-                    for (s2, c2) in contrast_classes(w) {
-                        if s2 == set {
-                            if c2 == class {
-                                own = true;
-                            } else if !CONTRASTS[set][c2].contains(&term.as_str()) {
-                                other = true;
-                            }
-                        }
-                    }
-                }
-                (own, other)
-            };
-            let (own, other) = classes_in(near);
-            if own {
-                matched = matched.max(1.0);
-            } else if other {
-                conflict = conflict.max(1.0);
-            } else {
-                let (own, other) = classes_in(far);
-                if own {
-                    matched = matched.max(0.5);
-                } else if other {
-                    conflict = conflict.max(0.5);
+/// A word's qualifier bits against the question's qualifiers: bit `i` of the
+/// first mask when it names qualifier `i`'s class, of the second when it names
+/// a rival class of the same set (and not the question's word itself).
+fn qualifier_bits(q: &Question, word: &str) -> (u32, u32) {
+    let (mut own, mut rival) = (0u32, 0u32);
+    for (i, &(set, class, term)) in q.quals.iter().enumerate() {
+        for (c2, words) in CONTRASTS[set].iter().enumerate() {
+            if words.contains(&word) {
+                if c2 == class {
+                    own |= 1 << i;
+                } else if !words.contains(&q.terms[term].as_str()) {
+                    rival |= 1 << i;
                 }
             }
+        }
+    }
+    (own, rival)
+}
+
+/// (matched, conflicting) qualifier weight: each qualifier of the question is
+/// looked up near the value first (weight 1), then in the sentence or heading (½).
+fn qualifiers(n: usize, near: (u32, u32), far: (u32, u32)) -> (f64, f64) {
+    let mut matched: f64 = 0.0;
+    let mut conflict: f64 = 0.0;
+    for i in 0..n.min(32) {
+        let bit = 1u32 << i;
+        if near.0 & bit != 0 {
+            matched = matched.max(1.0);
+        } else if near.1 & bit != 0 {
+            conflict = conflict.max(1.0);
+        } else if far.0 & bit != 0 {
+            matched = matched.max(0.5);
+        } else if far.1 & bit != 0 {
+            conflict = conflict.max(0.5);
         }
     }
     (matched, conflict)

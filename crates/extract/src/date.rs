@@ -44,10 +44,10 @@ struct DateRes {
 fn res() -> &'static DateRes {
     static R: OnceLock<DateRes> = OnceLock::new();
     R.get_or_init(|| DateRes {
-        ymd: Regex::new(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b").unwrap(),
-        dmy_dots: Regex::new(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b").unwrap(),
-        mdy: Regex::new(r"(?i)\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b").unwrap(),
-        dmy: Regex::new(r"(?i)\b(\d{1,2})(?:st|nd|rd|th)?\.?\s+(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?\s+(\d{4})\b").unwrap(),
+        ymd: Regex::new(r"(?-u:\b)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?-u:\b)").unwrap(),
+        dmy_dots: Regex::new(r"(?-u:\b)(\d{1,2})\.(\d{1,2})\.(\d{4})(?-u:\b)").unwrap(),
+        mdy: Regex::new(r"(?i)(?-u:\b)(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?-u:\b)").unwrap(),
+        dmy: Regex::new(r"(?i)(?-u:\b)(\d{1,2})(?:st|nd|rd|th)?\.?\s+(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?\s+(\d{4})(?-u:\b)").unwrap(),
     })
 }
 

@@ -63,17 +63,17 @@ fn res() -> &'static Res {
     static R: OnceLock<Res> = OnceLock::new();
     R.get_or_init(|| Res {
         number: Regex::new(&format!(
-            r"(?i)(?:^|[^\w.,])(?P<num>{NUM})\b(?:\s?(?P<mult>million|billion|trillion|thousand|mn|bn)\b)?"
+            r"(?i)(?:^|[^\w.,])(?P<num>{NUM})(?-u:\b)(?:\s?(?P<mult>million|billion|trillion|thousand|mn|bn)(?-u:\b))?"
         ))
         .unwrap(),
         money: Regex::new(&format!(
-            r"(?i)(?P<pre>US\$|C\$|A\$|\$|€|£|¥|\bUSD|\bEUR|\bGBP|\bJPY|\bCHF|\bCAD|\bAUD)\s?(?P<num>{NUM})(?:\s?(?P<mult>million|billion|trillion|thousand|bn|mn|m|k)\b)?|(?P<num2>{NUM})(?:\s?(?P<mult2>million|billion|trillion|thousand|bn|mn))?\s?(?P<post>dollars?\b|euros?\b|pounds?\b|yen\b|USD\b|EUR\b|GBP\b|JPY\b|CHF\b|€)"
+            r"(?i)(?P<pre>US\$|C\$|A\$|\$|€|£|¥|(?-u:\b)(?:USD|EUR|GBP|JPY|CHF|CAD|AUD))\s?(?P<num>{NUM})(?:\s?(?P<mult>million|billion|trillion|thousand|bn|mn|m|k)(?-u:\b))?|(?P<num2>{NUM})(?:\s?(?P<mult2>million|billion|trillion|thousand|bn|mn))?\s?(?P<post>(?:dollars?|euros?|pounds?|yen|USD|EUR|GBP|JPY|CHF)(?-u:\b)|€)"
         ))
         .unwrap(),
-        cents: Regex::new(r"(?i)(?:^|[^\w.,])(?P<num>[0-9]+(?:[.,][0-9]+)?)\s?(?:cents?|ct)\b")
+        cents: Regex::new(r"(?i)(?:^|[^\w.,])(?P<num>[0-9]+(?:[.,][0-9]+)?)\s?(?:cents?|ct)(?-u:\b)")
             .unwrap(),
         percent: Regex::new(
-            r"(?i)(?:^|[^\w.,])(?P<num>-?[0-9]+(?:[.,][0-9]+)?)\s?(?:%|percent\b|per\s?cent\b|pct\b)",
+            r"(?i)(?:^|[^\w.,])(?P<num>-?[0-9]+(?:[.,][0-9]+)?)\s?(?:%|(?:percent|per\s?cent|pct)(?-u:\b))",
         )
         .unwrap(),
     })

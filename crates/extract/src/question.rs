@@ -86,7 +86,11 @@ const NOT_PLURAL: &[&str] = &[
 /// The lowercase token in the form used for matching question terms: plural
 /// `-s`/`-ies` stripped, variants and synonyms folded (`costs` → `fee`).
 pub(crate) fn canonical(token: &str) -> String {
-    let mut w = token.to_lowercase();
+    let mut w = if token.chars().any(char::is_uppercase) {
+        token.to_lowercase()
+    } else {
+        token.to_string()
+    };
     if !NOT_PLURAL.contains(&w.as_str()) && w.is_ascii() {
         if w.len() > 4 && w.ends_with("ies") {
             w.truncate(w.len() - 3);
@@ -308,6 +312,8 @@ pub(crate) const FURNITURE_CUES: &[&str] = &[
 pub(crate) struct Question {
     /// Canonical content terms, in question order, at most 64.
     pub terms: Vec<String>,
+    /// The qualifiers among the terms: (contrast set, class, term index), at most 32.
+    pub quals: Vec<(usize, usize, usize)>,
     /// Adjacent content terms (modifier index, head index) in question order.
     pub bigrams: Vec<(usize, usize)>,
     /// Years (1900–2100) the question mentions.
@@ -420,6 +426,13 @@ impl Question {
                 q.bigrams.push((prev, idx));
             }
             last_term = Some(idx);
+        }
+        for (i, t) in q.terms.iter().enumerate() {
+            for (set, class) in contrast_classes(t) {
+                if q.quals.len() < 32 {
+                    q.quals.push((set, class, i));
+                }
+            }
         }
         if toks.windows(2).any(|w| w[0].0 == "by" && w[1].0 == "how") {
             q.asks_change = true;
