@@ -22,7 +22,7 @@ fn json_ld_wins_then_opengraph_then_meta() {
     assert_eq!(m.publisher.as_deref(), Some("Example Media"));
     assert_eq!(m.authors, vec!["John Doe", "Ann Lee"]);
     assert_eq!(m.published_at.as_deref(), Some("2024-03-01T12:30:00Z"));
-    assert_eq!(m.modified_at.as_deref(), Some("2024-03-02T07:00:00Z"));
+    assert_eq!(m.modified_at.as_deref(), Some("2024-03-02T08:00:00+01:00"));
     assert_eq!(m.language.as_deref(), Some("en-GB"));
     assert_eq!(
         m.canonical_url.as_deref(),

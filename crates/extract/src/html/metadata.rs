@@ -3,15 +3,20 @@
 
 use super::dom::Dom;
 use crate::Metadata;
-use crate::date::normalize_date;
 use serde_json::Value;
 use url::Url;
 
-pub(super) fn with_text_fallbacks(mut m: Metadata, text: &str) -> Metadata {
+/// Fills what only the main text can tell: the publication date as a last
+/// resort (see [`super::dates`]).
+pub(super) fn with_text_fallbacks(
+    mut m: Metadata,
+    dom: &Dom,
+    url: Option<&Url>,
+    text: &str,
+) -> Metadata {
     if m.published_at.is_none() {
-        // Last resort: a date written near the start of the text.
-        let head: String = text.chars().take(600).collect();
-        m.published_at = crate::date::find_date(&head).map(|(d, _, _)| d);
+        let opts = super::dates::scan_options(m.language.as_deref(), url);
+        m.published_at = super::dates::text_date(dom, text, opts);
     }
     m
 }
@@ -301,49 +306,6 @@ pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
     let mut authors: Vec<String> = authors.iter().flat_map(|a| split_authors(a)).collect();
     authors.dedup();
     authors.retain(|a| !a.starts_with("http"));
-    let published = ld
-        .published
-        .as_deref()
-        .and_then(normalize_date)
-        .or_else(|| {
-            meta(
-                dom,
-                &[
-                    "article:published_time",
-                    "og:published_time",
-                    "datepublished",
-                    "date",
-                    "pubdate",
-                    "publishdate",
-                    "dc.date",
-                    "dc.date.issued",
-                    "sailthru.date",
-                    "parsely-pub-date",
-                ],
-            )
-            .and_then(normalize_date)
-        })
-        .or_else(|| {
-            dom.head
-                .times
-                .iter()
-                .filter(|(_, p)| *p)
-                .find_map(|(t, _)| normalize_date(t))
-        })
-        .or_else(|| dom.head.times.iter().find_map(|(t, _)| normalize_date(t)));
-    let modified = ld.modified.as_deref().and_then(normalize_date).or_else(|| {
-        meta(
-            dom,
-            &[
-                "article:modified_time",
-                "og:updated_time",
-                "datemodified",
-                "last-modified",
-                "dc.date.modified",
-            ],
-        )
-        .and_then(normalize_date)
-    });
     let language = dom
         .head
         .lang
@@ -358,6 +320,13 @@ pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
         })
         .map(|l| l.replace('_', "-"))
         .filter(|l| !l.is_empty() && l.len() < 36);
+    let dates = super::dates::page_dates(
+        dom,
+        url,
+        language.as_deref(),
+        ld.published.as_deref(),
+        ld.modified.as_deref(),
+    );
     let canonical_url = dom
         .head
         .canonical
@@ -370,8 +339,8 @@ pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
         title,
         publisher,
         authors,
-        published_at: published,
-        modified_at: modified,
+        published_at: dates.published,
+        modified_at: dates.modified,
         language,
         canonical_url,
     }

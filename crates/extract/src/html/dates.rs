@@ -1,0 +1,547 @@
+//! Publication and modification dates of a page.
+//!
+//! Sources, most explicit first (the first that yields a plausible date wins):
+//! 1. a complete date in the page's own URL path (`/2021/03/12/`, `/20210312/`,
+//!    `-2021-03-12-`): publishers put the original date there;
+//! 2. JSON-LD `datePublished` (articles first, `@graph` included);
+//! 3. meta tags: OpenGraph/`article:published_time`, Dublin Core, `date`,
+//!    `pubdate`, `sailthru.date`, `parsely-pub-date`, … and microdata
+//!    `itemprop=datePublished`;
+//! 4. `<time datetime>` marked as the publication time (`pubdate`, `itemprop`);
+//! 5. the visible text of small elements whose class or id says "date",
+//!    "published", "posted", "byline", "meta", … (in any of the languages
+//!    [`crate::date::scan`] reads), outside comments, footers and sidebars,
+//!    and not labelled "updated";
+//! 6. any other `<time datetime>`;
+//! 7. a date in the `<h1>` or `<title>`;
+//! 8. (after body extraction) a date near the start of the main text, then
+//!    the first date of the page's visible text outside copyright lines,
+//!    comments, footers and sidebars.
+//!
+//! Modification dates come from JSON-LD `dateModified`, meta tags
+//! (`article:modified_time`, `og:updated_time`, …), `itemprop=dateModified`
+//! and text labelled "updated" (`Aktualisiert`, `mis à jour`, …); they are never
+//! taken as the publication date.
+//!
+//! Plausibility: a date after the reference time (now, plus one day of time
+//! zones) is discarded, and so is one before 1995 unless it comes from
+//! structured data (JSON-LD, meta, `<time>`), which may date old documents.
+//! Relative expressions ("3 hours ago") are not read: the extractor has no
+//! reference time for the page. Dates keep the offset they were written with
+//! (see [`crate::date::normalize_date_local`]).
+
+use super::dom::{Dom, NONE, Tag};
+use crate::date::{Found, ScanOptions, normalize_date_local, scan};
+use url::Url;
+
+/// Meta keys (lowercased `name`/`property`/`itemprop`) of the original
+/// publication date, most specific first.
+const PUBLISHED_KEYS: &[&str] = &[
+    "article:published_time",
+    "og:article:published_time",
+    "og:published_time",
+    "article:published",
+    "article:published_date",
+    "article:publicationdate",
+    "article:post_date",
+    "article.published",
+    "article.created",
+    "datepublished",
+    "date_published",
+    "datecreated",
+    "date_created",
+    "dateposted",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "published-date",
+    "published_date",
+    "publication_date",
+    "publication-date",
+    "publicationdate",
+    "originalpublicationdate",
+    "pubdate",
+    "og:pubdate",
+    "bt:pubdate",
+    "sailthru.date",
+    "parsely-pub-date",
+    "cxenseparse:recs:publishtime",
+    "article_date_original",
+    "analyticsattributes.articledate",
+    "citation_publication_date",
+    "citation_date",
+    "prism.publicationdate",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dc.date.created",
+    "dcterms.created",
+    "dc.date",
+    "dcterms.date",
+    "dc.created",
+    "content_create_date",
+    "created",
+    "date",
+];
+
+/// Meta keys of the last modification, most specific first.
+const MODIFIED_KEYS: &[&str] = &[
+    "article:modified_time",
+    "og:article:modified_time",
+    "article:modified",
+    "article:modified_date",
+    "og:updated_time",
+    "og:modified_time",
+    "datemodified",
+    "dateupdate",
+    "modified_time",
+    "updated_time",
+    "modificationdate",
+    "dc.date.modified",
+    "dcterms.modified",
+    "dc.modified",
+    "bt:moddate",
+    "lastmodified",
+    "last-modified",
+    "lastmod",
+    "modified",
+];
+
+/// Class/id fragments of elements that hold a date (or a byline with one).
+const DATE_CLASSES: &[&str] = &[
+    "date",
+    "time",
+    "publish",
+    "posted",
+    "postmeta",
+    "post-meta",
+    "entry-meta",
+    "article-meta",
+    "meta-info",
+    "byline",
+    "dateline",
+    "datum",
+    "fecha",
+    "submitted",
+    "created",
+    "stamp",
+    "info-post",
+    "post-info",
+    "article-info",
+    "author",
+];
+
+/// Class/id fragments of regions whose dates are not the page's: comments,
+/// footers, sidebars, teasers of other pages.
+const EXCLUDED_CLASSES: &[&str] = &[
+    "comment",
+    "footer",
+    "sidebar",
+    "related",
+    "widget",
+    "recent",
+    "popular",
+    "teaser",
+    "reply",
+    "replies",
+    "disqus",
+    "archive",
+    "calendar",
+    "more-",
+    "next",
+    "prev",
+    "breadcrumb",
+    "menu",
+    "role-navigation",
+    "role-complementary",
+    "role-contentinfo",
+];
+
+/// Labels that make the following date a modification date.
+const UPDATED_LABELS: &[&str] = &[
+    "update",
+    "modifi",
+    "edited",
+    "revised",
+    "aktualisiert",
+    "geändert",
+    "mis à jour",
+    "mise à jour",
+    "actualizado",
+    "actualización",
+    "aggiornat",
+    "atualizado",
+    "bijgewerkt",
+    "gewijzigd",
+    "zaktualizowano",
+    "обновлено",
+    "更新",
+];
+
+/// Dates of a page found before body extraction.
+#[derive(Debug, Default, Clone)]
+pub(super) struct PageDates {
+    pub published: Option<String>,
+    pub modified: Option<String>,
+}
+
+/// The reference day: dates after it are implausible.
+fn today() -> jiff::civil::Date {
+    jiff::Zoned::now().date()
+}
+
+/// Whether `value` (normalised, `YYYY-MM-DD…`) is a plausible publication date:
+/// not after `today` plus a day, and not before 1995 unless `structured`.
+fn plausible(value: &str, structured: bool, today: jiff::civil::Date) -> bool {
+    let Some(day) = value
+        .get(..10)
+        .and_then(|d| d.parse::<jiff::civil::Date>().ok())
+    else {
+        return false;
+    };
+    let latest = today.tomorrow().unwrap_or(today);
+    if day > latest {
+        return false;
+    }
+    if structured {
+        // Placeholders of empty date fields.
+        day.year() >= 1900 && !matches!(value.get(..10), Some("1970-01-01" | "1900-01-01"))
+    } else {
+        day.year() >= 1995
+    }
+}
+
+/// How numeric dates are read on a page in `lang` at `url`.
+pub(super) fn scan_options(lang: Option<&str>, url: Option<&Url>) -> ScanOptions {
+    ScanOptions {
+        month_first: month_first(lang, url),
+        short_years: false,
+    }
+}
+
+/// Whether numeric dates on this page put the month first (US style): an
+/// English page without a non-US region, or a page without a language on a
+/// US-style domain.
+fn month_first(lang: Option<&str>, url: Option<&Url>) -> bool {
+    let tld = url
+        .and_then(Url::host_str)
+        .and_then(|h| h.rsplit('.').next())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match lang.map(|l| l.to_ascii_lowercase().replace('_', "-")) {
+        Some(l) if l.starts_with("en") => {
+            let region = l.split('-').nth(1).unwrap_or("");
+            match region {
+                "us" => true,
+                "" => matches!(
+                    tld.as_str(),
+                    "com" | "us" | "gov" | "edu" | "org" | "net" | ""
+                ),
+                _ => false,
+            }
+        }
+        Some(l) if !l.is_empty() => false,
+        _ => matches!(tld.as_str(), "us" | "gov" | "edu" | "com"),
+    }
+}
+
+/// A complete date in a URL's path or query: `/2021/03/12/`, `/2021-03-12-`,
+/// `_20210312_`.
+pub(super) fn url_date(url: &Url) -> Option<String> {
+    let mut s = url.path().to_string();
+    if let Some(q) = url.query() {
+        s.push('?');
+        s.push_str(q);
+    }
+    let b = s.as_bytes();
+    let digits_at = |i: usize, n: usize| -> Option<u32> {
+        let part = b.get(i..i + n)?;
+        if !part.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        std::str::from_utf8(part).ok()?.parse().ok()
+    };
+    // Reads 1-2 digits at `i`: (value, length).
+    let small = |i: usize| -> Option<(u32, usize)> {
+        let two = digits_at(i, 2);
+        match two {
+            Some(v) if !b.get(i + 2).is_some_and(u8::is_ascii_digit) => Some((v, 2)),
+            Some(_) => None,
+            None => digits_at(i, 1)
+                .filter(|_| !b.get(i + 1).is_some_and(u8::is_ascii_digit))
+                .map(|v| (v, 1)),
+        }
+    };
+    let sep = |c: u8| matches!(c, b'/' | b'-' | b'_' | b'.');
+    for i in 0..b.len() {
+        if i > 0 && (b[i - 1].is_ascii_digit() || b[i - 1].is_ascii_alphabetic()) {
+            continue;
+        }
+        let Some(y) = digits_at(i, 4) else { continue };
+        if !(1995..=2100).contains(&y) {
+            continue;
+        }
+        let j = i + 4;
+        if b.get(j).copied().is_some_and(sep) {
+            let s1 = b[j];
+            if let Some((m, lm)) = small(j + 1)
+                && b.get(j + 1 + lm) == Some(&s1)
+                && let Some((d, ld)) = small(j + 2 + lm)
+                && !b
+                    .get(j + 2 + lm + ld)
+                    .is_some_and(u8::is_ascii_alphanumeric)
+                && let Some(v) = ymd(y, m, d)
+            {
+                return Some(v);
+            }
+        } else if let (Some(m), Some(d)) = (digits_at(j, 2), digits_at(j + 2, 2))
+            && !b.get(j + 4).is_some_and(u8::is_ascii_alphanumeric)
+            && let Some(v) = ymd(y, m, d)
+        {
+            return Some(v);
+        }
+    }
+    None
+}
+
+fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
+    jiff::civil::Date::new(
+        i16::try_from(y).ok()?,
+        i8::try_from(m).ok()?,
+        i8::try_from(d).ok()?,
+    )
+    .ok()
+    .map(|d| d.to_string())
+}
+
+fn meta_date(dom: &Dom, keys: &[&str], today: jiff::civil::Date) -> Option<String> {
+    keys.iter().find_map(|k| {
+        dom.head
+            .metas
+            .iter()
+            .filter(|(n, _)| n == k)
+            .find_map(|(_, v)| normalize_date_local(v).filter(|d| plausible(d, true, today)))
+    })
+}
+
+/// Whether an element is in a region whose dates are not the page's, for
+/// every node (parents come before their children in the arena). A region
+/// counts only when it holds less than half of the page's text: layouts name
+/// their outer wrappers `has-sidebar`, `widget Blog`, `footer-wrap` too.
+fn excluded_regions(dom: &Dom) -> Vec<bool> {
+    let n = dom.nodes.len();
+    let mut size = vec![0usize; n];
+    for i in (0..n).rev() {
+        let node = &dom.nodes[i];
+        if node.tag == Tag::Text {
+            size[i] = (node.end - node.start) as usize;
+        }
+        if node.parent != NONE {
+            size[node.parent as usize] += size[i];
+        }
+    }
+    let total = size.first().copied().unwrap_or(0);
+    let mut out = vec![false; n];
+    for (i, node) in dom.nodes.iter().enumerate() {
+        if node.tag == Tag::Text {
+            continue;
+        }
+        let parent = node.parent != NONE && out[node.parent as usize];
+        out[i] = parent
+            || node.hidden
+            || node.tag == Tag::Head
+            || (size[i] * 2 < total
+                && !matches!(node.tag, Tag::Body | Tag::Html | Tag::Main | Tag::Article)
+                && (matches!(node.tag, Tag::Footer | Tag::Aside | Tag::Nav) || {
+                    let ci = dom.class_id(i as u32);
+                    !ci.is_empty() && EXCLUDED_CLASSES.iter().any(|c| ci.contains(c))
+                }));
+    }
+    out
+}
+
+/// The text of the subtree of `id`, or `None` when longer than `max` bytes.
+fn subtree_text(dom: &Dom, id: u32, max: usize) -> Option<String> {
+    let mut out = String::new();
+    let mut stack = vec![dom.nodes[id as usize].first_child];
+    while let Some(cur) = stack.pop() {
+        if cur == NONE {
+            continue;
+        }
+        let n = &dom.nodes[cur as usize];
+        stack.push(n.next);
+        if n.tag == Tag::Text {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(dom.node_text(cur));
+            if out.len() > max {
+                return None;
+            }
+        } else if !n.hidden {
+            stack.push(n.first_child);
+        }
+    }
+    Some(out)
+}
+
+/// Whether the words just before byte `at` of `text` label a modification.
+fn labelled_updated(text: &str, at: usize) -> bool {
+    let mut from = at.saturating_sub(40);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..at].to_lowercase();
+    UPDATED_LABELS.iter().any(|l| before.contains(l))
+}
+
+/// Whether the date at `at` follows a copyright mark within 40 bytes.
+fn after_copyright(text: &str, at: usize) -> bool {
+    let mut from = at.saturating_sub(40);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..at].to_ascii_lowercase();
+    before.contains('©') || before.contains("copyright") || before.contains("(c)")
+}
+
+/// Dates found before body extraction (steps 1-7 of the module overview).
+pub(super) fn page_dates(
+    dom: &Dom,
+    url: Option<&Url>,
+    lang: Option<&str>,
+    ld_published: Option<&str>,
+    ld_modified: Option<&str>,
+) -> PageDates {
+    let today = today();
+    let scan_opts = scan_options(lang, url);
+    let labelled = ScanOptions {
+        short_years: true,
+        ..scan_opts
+    };
+    let structured = |v: Option<&str>| {
+        v.and_then(normalize_date_local)
+            .filter(|d| plausible(d, true, today))
+    };
+    let mut modified = structured(ld_modified).or_else(|| meta_date(dom, MODIFIED_KEYS, today));
+    let mut published = url
+        .and_then(url_date)
+        .filter(|d| plausible(d, false, today))
+        .or_else(|| structured(ld_published))
+        .or_else(|| meta_date(dom, PUBLISHED_KEYS, today))
+        .or_else(|| {
+            dom.head
+                .times
+                .iter()
+                .filter(|(_, p)| *p)
+                .find_map(|(t, _)| structured(Some(t)))
+        });
+    if published.is_none() || modified.is_none() {
+        let excluded = excluded_regions(dom);
+        let mut found_pub = None;
+        let mut found_mod = None;
+        for (i, n) in dom.nodes.iter().enumerate() {
+            if found_pub.is_some() && (found_mod.is_some() || modified.is_some()) {
+                break;
+            }
+            if n.tag == Tag::Text
+                || excluded[i]
+                || matches!(
+                    n.tag,
+                    Tag::Body | Tag::Html | Tag::Article | Tag::Main | Tag::Root
+                )
+            {
+                continue;
+            }
+            let ci = dom.class_id(i as u32);
+            if !(n.tag == Tag::Time || DATE_CLASSES.iter().any(|c| ci.contains(c))) {
+                continue;
+            }
+            let Some(text) = subtree_text(dom, i as u32, 300) else {
+                continue;
+            };
+            let class_updated = UPDATED_LABELS[..3].iter().any(|l| ci.contains(l));
+            for Found { day, start, .. } in scan(&text, labelled) {
+                if !plausible(&day, false, today) {
+                    continue;
+                }
+                if class_updated || labelled_updated(&text, start) {
+                    found_mod.get_or_insert(day);
+                } else {
+                    found_pub.get_or_insert(day);
+                    break;
+                }
+            }
+        }
+        if modified.is_none() {
+            modified = found_mod;
+        }
+        if published.is_none() {
+            published = found_pub
+                .or_else(|| dom.head.times.iter().find_map(|(t, _)| structured(Some(t))))
+                .or_else(|| heading_date(dom, &excluded, scan_opts, today));
+        }
+    }
+    PageDates {
+        published,
+        modified,
+    }
+}
+
+/// A date in the first `<h1>` or the `<title>`.
+fn heading_date(
+    dom: &Dom,
+    excluded: &[bool],
+    opts: ScanOptions,
+    today: jiff::civil::Date,
+) -> Option<String> {
+    let first = |text: &str| {
+        scan(text, opts)
+            .into_iter()
+            .map(|f| f.day)
+            .find(|d| plausible(d, false, today))
+    };
+    dom.nodes
+        .iter()
+        .enumerate()
+        .find(|(i, n)| n.tag == Tag::H1 && !excluded[*i])
+        .and_then(|(i, _)| subtree_text(dom, i as u32, 500))
+        .and_then(|t| first(&t))
+        .or_else(|| dom.head.title.as_deref().and_then(first))
+}
+
+/// Last resorts after body extraction: a date near the start of the main
+/// text, then the first date of the visible text outside excluded regions and
+/// copyright lines.
+pub(super) fn text_date(dom: &Dom, main_text: &str, opts: ScanOptions) -> Option<String> {
+    let today = today();
+    let mut end = main_text.len().min(1000);
+    while !main_text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &main_text[..end];
+    if let Some(d) = scan(head, opts).into_iter().find(|f| {
+        plausible(&f.day, false, today)
+            && !after_copyright(head, f.start)
+            && !labelled_updated(head, f.start)
+    }) {
+        return Some(d.day);
+    }
+    let excluded = excluded_regions(dom);
+    for (i, n) in dom.nodes.iter().enumerate() {
+        if n.tag != Tag::Text || n.parent == NONE || excluded[n.parent as usize] {
+            continue;
+        }
+        let text = dom.node_text(i as u32);
+        if !text.bytes().any(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if let Some(f) = scan(text, opts).into_iter().find(|f| {
+            plausible(&f.day, false, today)
+                && !after_copyright(text, f.start)
+                && !labelled_updated(text, f.start)
+        }) {
+            return Some(f.day);
+        }
+    }
+    None
+}
