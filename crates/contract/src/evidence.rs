@@ -92,6 +92,10 @@ pub struct Evidence {
     /// lead is never more than GENERAL_WEB.
     #[serde(default)]
     pub snippet_only: bool,
+    /// For a snippet: the page the engine's text is about. The snippet is the
+    /// engine's evidence (`url` is the engine's endpoint); the page was not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<Url>,
     /// blake3 of the normalized text (identical content counts once).
     pub content_hash: String,
     /// How the text was obtained (`html`, `feed`, `pdf`, `json-api`, `snippet`, `cache`, …).
@@ -110,7 +114,10 @@ pub struct Evidence {
 }
 
 /// A typed field value read from an evidence text: `text[start..end] == quote`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// An evidence text may hold several candidates for one field; they are listed
+/// best first, and [`FoundField::score`] says how well each fits the question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FoundField {
     /// The requested field's name.
     pub name: String,
@@ -120,6 +127,15 @@ pub struct FoundField {
     pub quote: String,
     pub start: usize,
     pub end: usize,
+    /// How well this candidate fits the question, in `[0, 1]` (qualifiers, units,
+    /// validity at `as_of`, distance to the question's content terms). Candidates
+    /// of one field in one text are comparable; `1.0` when the finder does not score.
+    #[serde(default = "full_score")]
+    pub score: f64,
+}
+
+fn full_score() -> f64 {
+    1.0
 }
 
 impl Evidence {
@@ -143,6 +159,7 @@ impl Evidence {
             metadata: EvidenceMetadata::default(),
             tier_hint: None,
             snippet_only: false,
+            about: None,
             extraction_method: method.into(),
             validators: HttpValidators::default(),
             evidence_id: None,

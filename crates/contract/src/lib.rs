@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod attempt;
+mod breakdown;
 mod evidence;
 mod failure;
 mod provider;
@@ -10,6 +11,7 @@ mod scoring;
 mod tier;
 
 pub use attempt::{Attempt, AttemptOutcome};
+pub use breakdown::{CountedSource, ScoreBreakdown, ScoreCap, ScorePenalty};
 pub use evidence::{Evidence, EvidenceMetadata, FoundField, HttpValidators, Passage, content_hash};
 pub use failure::{FailureCode, UnknownFailureCode, classify_http_or_extraction_failure};
 pub use provider::{
@@ -22,8 +24,8 @@ pub use request::{
     normalize_query,
 };
 pub use result::{
-    Answer, AnswerField, AnswerPassage, ConfidenceLevel, EvidenceSource, FieldCandidate,
-    SearchResult, build_result, confidence_level,
+    Answer, AnswerField, AnswerPassage, CompetingReason, ConfidenceLevel, EvidenceSource,
+    FieldCandidate, SearchResult, build_result, confidence_level,
 };
 pub use scoring::{Penalties, Scoring, TierBases, score_sources};
 pub use tier::{SourceTier, UnknownTier};

@@ -1,6 +1,6 @@
 //! The result contract: what every search returns.
 
-use crate::{Attempt, CacheKey, FailureCode, FieldKind, Scoring, SourceTier};
+use crate::{Attempt, CacheKey, FailureCode, FieldKind, ScoreBreakdown, Scoring, SourceTier};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -53,9 +53,10 @@ impl EvidenceSource {
 }
 
 /// `high` ≥ 0.85, `medium` ≥ 0.65, else `low`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ConfidenceLevel {
+    #[default]
     Low,
     Medium,
     High,
@@ -108,6 +109,24 @@ pub struct AnswerPassage {
     pub score: f64,
 }
 
+/// Why a competing value was not chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompetingReason {
+    /// A source of comparable tier backs it: the field is in conflict.
+    Conflict,
+    /// Less trusted or less corroborated than the chosen value (listed only).
+    Outranked,
+    /// An older dated statement of the same tier than the chosen value's.
+    Superseded,
+    /// Only a stale cache entry gives it; a fresh page says otherwise.
+    Stale,
+    /// Only search-engine snippets give it.
+    Snippet,
+    /// The runner-up candidate of a page that does not separate it from the chosen value.
+    Ambiguous,
+}
+
 /// One value found for a field, with who says so.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FieldCandidate {
@@ -118,19 +137,43 @@ pub struct FieldCandidate {
     pub tier: SourceTier,
     /// The verbatim span it was read from (first source).
     pub quote: String,
+    /// How well the best of its candidates fits the question (the field finder's score).
+    #[serde(default = "full_score")]
+    pub score: f64,
+    /// Why it was not chosen (absent in results written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<CompetingReason>,
 }
 
-/// A typed field of the answer.
+fn full_score() -> f64 {
+    1.0
+}
+
+/// A typed field of the answer, with its own confidence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AnswerField {
     #[serde(flatten)]
     pub kind: FieldKind,
-    /// The chosen value (from the most trusted, best corroborated candidate).
+    /// The chosen value (fresh before stale, most trusted, newest, best
+    /// corroborated); `None` when no source gives one.
     pub value: Option<String>,
+    /// The evidence ids that support the value (snippets included, though they never count).
     pub sources: Vec<String>,
-    /// Other values seen for the field (non-empty means a conflict).
+    /// Other values seen for the field, each with its evidence and why it lost.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub competing: Vec<FieldCandidate>,
+    /// This field's confidence (0 without a value; see `score_breakdown`).
+    #[serde(default)]
+    pub confidence: f64,
+    /// This field's level: never `high` without a value.
+    #[serde(default)]
+    pub level: ConfidenceLevel,
+    /// True when the page or the sources do not separate the top candidates.
+    #[serde(default)]
+    pub ambiguous: bool,
+    /// How `confidence` was computed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_breakdown: Option<ScoreBreakdown>,
 }
 
 /// The answer: ranked passages and typed fields. Empty when nothing was found.
@@ -173,6 +216,10 @@ pub struct SearchResult {
     pub human_request_id: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// How `confidence` was computed: the weakest requested field's breakdown,
+    /// or the passages' when no field was requested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_breakdown: Option<ScoreBreakdown>,
 }
 
 impl SearchResult {
@@ -218,10 +265,12 @@ impl Scoring {
         fallback_used: bool,
         notes: Vec<String>,
     ) -> SearchResult {
-        let confidence = self.score(&sources, &failure_codes);
+        let breakdown = self.breakdown(&sources, &failure_codes);
+        let confidence = breakdown.confidence;
         let evidence_ids = sources
             .iter()
             .filter_map(|s| s.evidence_id.clone())
+            .filter(|id| !id.is_empty())
             .collect();
         SearchResult {
             answer,
@@ -237,6 +286,7 @@ impl Scoring {
             from_cache: false,
             human_request_id: None,
             notes,
+            score_breakdown: Some(breakdown),
         }
     }
 }

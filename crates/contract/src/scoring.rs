@@ -59,37 +59,11 @@ impl Scoring {
     /// rounded to three places. No sources scores 0.
     ///
     /// Callers pass one source per independent publisher: corroboration is
-    /// about independence, which the orchestrator decides.
+    /// about independence, which the orchestrator decides. Never `-0.0`.
+    /// [`Scoring::breakdown`] gives every term.
     pub fn score(&self, sources: &[EvidenceSource], failure_codes: &[FailureCode]) -> f64 {
-        if sources.is_empty() {
-            return 0.0;
-        }
-        let best = sources
-            .iter()
-            .map(|s| self.tier_bases.base(s.tier))
-            .fold(f64::MIN, f64::max);
-        let n = sources.len();
-        let official_count = sources.iter().filter(|s| s.tier.is_official()).count();
-        let corroboration_bonus = f64::min(0.08, (n.saturating_sub(1)) as f64 * 0.03);
-        let official_bonus = if official_count >= 1 && n >= 2 {
-            0.03
-        } else {
-            0.0
-        };
-        let penalty: f64 = self
-            .penalties
-            .0
-            .iter()
-            .filter(|(code, _)| failure_codes.contains(code))
-            .map(|(_, p)| *p)
-            .sum();
-        let score = best + corroboration_bonus + official_bonus - penalty;
-        round3(score).clamp(0.0, 0.99)
+        self.breakdown(sources, failure_codes).confidence
     }
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }
 
 /// The seed's `score_sources` with the default model.

@@ -1,20 +1,25 @@
-//! From accepted evidence to the answer: passages, typed fields,
-//! conflicts, and the sources that count for corroboration.
+//! From accepted evidence to the answer: the evidence as cited and the
+//! ranked passages. Field values and scores are `confidence`'s.
 
-use crate::plan::registrable_domain;
+use crate::plan::{Planner, registrable_domain};
 use sgw_contract::{
-    Answer, AnswerField, AnswerPassage, Evidence, EvidenceSource, FieldCandidate, FieldKind,
-    FieldSpec, FoundField, Passage, SourceTier,
+    AnswerPassage, Evidence, EvidenceSource, FieldKind, FieldSpec, FoundField, Passage, SourceTier,
 };
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Finds passages and typed fields in extracted text. The facade plugs in
 /// `sgw-extract`'s ranker; tests plug in their own.
 pub trait TextAnalyzer: Send + Sync {
     /// Up to `max` passages of `text` ranked against `query` (verbatim spans).
     fn passages(&self, text: &str, query: &str, max: usize) -> Vec<Passage>;
-    /// Values of the requested fields found in `text` near the query's terms.
-    fn fields(&self, text: &str, query: &str, specs: &[FieldSpec]) -> Vec<FoundField>;
+    /// Candidate values of the requested fields in `text`, best first per field,
+    /// scored against the question (`as_of`: the date the answer must hold at).
+    fn fields(
+        &self,
+        text: &str,
+        query: &str,
+        specs: &[FieldSpec],
+        as_of: Option<jiff::civil::Date>,
+    ) -> Vec<FoundField>;
 }
 
 /// A piece of evidence that passed extraction and relevance.
@@ -26,6 +31,22 @@ pub(crate) struct Used {
     /// Index of the chain step that produced it.
     pub step_index: usize,
     pub extracted_at: String,
+    /// Served from a cache entry past its staleness limit.
+    pub stale: bool,
+}
+
+/// Who a piece of evidence is credited to: a snippet is its engine's (never
+/// the publisher of the page it is about); a page is its registry source's,
+/// else the provider's claim, else its domain.
+pub(crate) fn publisher_of(planner: &Planner, evidence: &Evidence) -> String {
+    if evidence.snippet_only {
+        return evidence
+            .publisher
+            .clone()
+            .filter(|p| !p.trim().is_empty())
+            .unwrap_or_else(|| "search engine".to_string());
+    }
+    planner.publisher(evidence.effective_url(), evidence.publisher.as_deref())
 }
 
 impl Used {
@@ -43,6 +64,7 @@ impl Used {
         self.evidence
             .evidence_id
             .clone()
+            .filter(|id| !id.is_empty())
             .unwrap_or_else(|| self.evidence.effective_url().to_string())
     }
 
@@ -59,6 +81,14 @@ impl Used {
         if e.truncated {
             metadata.insert("truncated".into(), true.into());
         }
+        if self.stale {
+            metadata.insert("stale".into(), true.into());
+        }
+        if e.snippet_only {
+            // The engine's text about a page: the page itself was not read.
+            let about = e.about.as_ref().unwrap_or(&e.url);
+            metadata.insert("about".into(), about.to_string().into());
+        }
         EvidenceSource {
             url: e.effective_url().to_string(),
             title: e.title.clone(),
@@ -66,8 +96,12 @@ impl Used {
             extracted_at: self.extracted_at.clone(),
             publisher: Some(self.publisher.clone()),
             published_at: e.published_at.clone(),
-            evidence_id: e.evidence_id.clone(),
-            extraction_method: Some(e.extraction_method.clone()),
+            evidence_id: e.evidence_id.clone().filter(|id| !id.is_empty()),
+            extraction_method: Some(if e.snippet_only {
+                "snippet".to_string()
+            } else {
+                e.extraction_method.clone()
+            }),
             metadata,
         }
     }
@@ -103,23 +137,9 @@ pub(crate) fn canonical_field_value(kind: &FieldKind, value: &str) -> String {
     }
 }
 
-/// One source per independent publisher (its best tier), for scoring.
-pub(crate) fn scoring_sources(used: &[Used]) -> Vec<EvidenceSource> {
-    let mut best: BTreeMap<String, &Used> = BTreeMap::new();
-    for u in used {
-        let key = u.independence_key();
-        match best.get(&key) {
-            Some(b) if b.tier <= u.tier => {}
-            _ => {
-                best.insert(key, u);
-            }
-        }
-    }
-    best.values().map(|u| u.source()).collect()
-}
-
-/// Builds the answer; the flag is true when trusted sources disagree on a field.
-pub(crate) fn assemble(used: &[Used], fields: &[FieldSpec], max_passages: usize) -> (Answer, bool) {
+/// The answer's ranked passages: the best few of each piece of evidence,
+/// more trusted tiers first.
+pub(crate) fn passages(used: &[Used], max_passages: usize) -> Vec<AnswerPassage> {
     let mut passages: Vec<AnswerPassage> = used
         .iter()
         .flat_map(|u| {
@@ -140,78 +160,7 @@ pub(crate) fn assemble(used: &[Used], fields: &[FieldSpec], max_passages: usize)
         .collect();
     passages.sort_by(|a, b| a.tier.cmp(&b.tier).then(b.score.total_cmp(&a.score)));
     passages.truncate(max_passages);
-
-    let mut conflict = false;
-    let mut answer_fields = BTreeMap::new();
-    for spec in fields {
-        // value → (citations, best tier, quote, publishers)
-        let mut candidates: BTreeMap<String, (Vec<String>, SourceTier, String, BTreeSet<String>)> =
-            BTreeMap::new();
-        for u in used {
-            let mut seen_here = BTreeSet::new();
-            for f in u.evidence.fields.iter().filter(|f| f.name == spec.name) {
-                if !seen_here.insert(f.value.clone()) {
-                    continue;
-                }
-                let entry = candidates
-                    .entry(f.value.clone())
-                    .or_insert_with(|| (Vec::new(), u.tier, f.quote.clone(), BTreeSet::new()));
-                entry.0.push(u.cite());
-                if u.tier < entry.1 {
-                    entry.1 = u.tier;
-                    entry.2 = f.quote.clone();
-                }
-                entry.3.insert(u.independence_key());
-            }
-        }
-        let mut ranked: Vec<_> = candidates.into_iter().collect();
-        ranked.sort_by(|(va, a), (vb, b)| {
-            a.1.cmp(&b.1)
-                .then(b.3.len().cmp(&a.3.len()))
-                .then(va.cmp(vb))
-        });
-        let mut iter = ranked.into_iter();
-        let field = match iter.next() {
-            None => AnswerField {
-                kind: spec.kind.clone(),
-                value: None,
-                sources: Vec::new(),
-                competing: Vec::new(),
-            },
-            Some((value, (cites, tier, _, _))) => {
-                let competing: Vec<FieldCandidate> = iter
-                    .map(|(v, (c, t, q, _))| {
-                        // A competing value is a conflict when a source at least as trusted as the
-                        // chosen value's, or any media-or-better source, backs it. A lone
-                        // general-web outlier against an official value is listed, not a conflict.
-                        if t <= SourceTier::AuthoritativeMedia || t <= tier {
-                            conflict = true;
-                        }
-                        FieldCandidate {
-                            value: v,
-                            sources: c,
-                            tier: t,
-                            quote: q,
-                        }
-                    })
-                    .collect();
-                AnswerField {
-                    kind: spec.kind.clone(),
-                    value: Some(value),
-                    sources: cites,
-                    competing,
-                }
-            }
-        };
-        answer_fields.insert(spec.name.clone(), field);
-    }
-    (
-        Answer {
-            passages,
-            fields: answer_fields,
-        },
-        conflict,
-    )
+    passages
 }
 
 #[cfg(test)]

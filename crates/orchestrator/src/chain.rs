@@ -1,6 +1,7 @@
 //! The fallback chain: building it from a policy and running requests through it.
 
 use crate::answer::{self, TextAnalyzer, Used};
+use crate::confidence;
 use crate::plan::Planner;
 use crate::policy::{ChainStep, Policy};
 use crate::relevance;
@@ -641,6 +642,7 @@ impl Run {
         self.attempts.extend(run.attempts);
         let Some(report) = run.report else { return };
         let inner = &self.gw.inner;
+        let stale = report.from_cache && report.codes.contains(&FailureCode::EvidenceCacheStale);
         self.codes.extend(report.codes);
         self.notes.extend(report.notes);
         if report.human_request_id.is_some() {
@@ -685,8 +687,12 @@ impl Run {
                     evidence.passages = analyzer.passages(&evidence.text, query, 3);
                 }
                 if !self.input.request.fields.is_empty() && evidence.fields.is_empty() {
-                    evidence.fields =
-                        analyzer.fields(&evidence.text, query, &self.input.request.fields);
+                    evidence.fields = analyzer.fields(
+                        &evidence.text,
+                        query,
+                        &self.input.request.fields,
+                        self.input.request.as_of,
+                    );
                 }
             }
             for f in &mut evidence.fields {
@@ -697,13 +703,14 @@ impl Run {
             if evidence.truncated {
                 self.codes.push(FailureCode::SearchResultTruncated);
             }
-            let publisher = inner.planner.publisher(&url, evidence.publisher.as_deref());
+            let publisher = answer::publisher_of(&inner.planner, &evidence);
             self.used.push(Used {
                 evidence,
                 tier,
                 publisher,
                 step_index: run.step_index,
                 extracted_at: now.clone(),
+                stale,
             });
         }
         // Keep the best sources when there are too many.
@@ -729,12 +736,47 @@ impl Run {
         codes
     }
 
-    fn score(&self) -> f64 {
-        let (_, conflict) = answer::assemble(&self.used, &self.input.request.fields, 0);
-        self.gw.inner.scoring.score(
-            &answer::scoring_sources(&self.used),
-            &self.failure_codes(conflict),
+    /// Fields, conflicts and the score of the evidence used so far.
+    fn assess(&self) -> confidence::Assessment {
+        let inner = &self.gw.inner;
+        let t = inner.policy.confidence_thresholds;
+        let model = confidence::Model {
+            scoring: &inner.scoring,
+            high: t.high,
+            medium: t.medium,
+        };
+        confidence::assess(
+            &self.used,
+            &self.input.request,
+            &model,
+            &self.failure_codes(false),
         )
+    }
+
+    /// The answer's confidence so far: every requested field's (the weakest
+    /// decides), or the passages' when no field is asked.
+    fn score(&self) -> f64 {
+        self.assess().confidence
+    }
+
+    /// True when the chain went past its first step for the answer: evidence
+    /// of a later step is used, or the first step gave none and later steps
+    /// ran. A failed sibling provider of a first step that answered is not a
+    /// fallback.
+    fn fell_back(&self) -> bool {
+        let Some(first) = self.first_step else {
+            return false;
+        };
+        if self.used.iter().any(|u| u.step_index != first) {
+            return true;
+        }
+        let first_answered = self.used.iter().any(|u| u.step_index == first);
+        let first_name = self.gw.inner.chain[first].0.as_str();
+        !first_answered
+            && self
+                .attempts
+                .iter()
+                .any(|a| a.step != first_name && a.outcome != AttemptOutcome::Skipped)
     }
 
     fn reached_target(&self) -> bool {
@@ -744,35 +786,24 @@ impl Run {
     async fn finish(mut self) -> SearchResult {
         let inner = self.gw.inner.clone();
         for u in &mut self.used {
-            if u.evidence.evidence_id.is_none() {
+            if u.evidence.evidence_id.as_deref().is_none_or(str::is_empty) {
                 u.evidence.evidence_id = Some(format!("ev-{}", ulid::Ulid::new()));
             }
         }
-        let (answer, conflict) = answer::assemble(
-            &self.used,
-            &self.input.request.fields,
-            inner.policy.execution.max_passages,
-        );
-        let codes = self.failure_codes(conflict);
-        let scoring_sources = answer::scoring_sources(&self.used);
-        let confidence = inner.scoring.score(&scoring_sources, &codes);
-        let thresholds = inner.policy.confidence_thresholds;
-        let level = ConfidenceLevel::from_score(confidence, thresholds.high, thresholds.medium);
-        let first_failed = self.first_step.is_some_and(|first| {
-            let step = inner.chain[first].0.as_str();
-            self.attempts
-                .iter()
-                .any(|a| a.step == step && a.outcome == AttemptOutcome::Failed)
-        });
-        let later_step_used = self
-            .used
-            .iter()
-            .any(|u| Some(u.step_index) != self.first_step);
-        let fallback_used = !self.from_cache && (first_failed || later_step_used);
+        let assessment = self.assess();
+        let answer = sgw_contract::Answer {
+            passages: answer::passages(&self.used, inner.policy.execution.max_passages),
+            fields: assessment.fields,
+        };
+        let codes = self.failure_codes(assessment.conflict);
+        let confidence = assessment.confidence;
+        let level = assessment.level;
+        let fallback_used = !self.from_cache && self.fell_back();
         let sources: Vec<_> = self.used.iter().map(Used::source).collect();
         let evidence_ids = sources
             .iter()
             .filter_map(|s| s.evidence_id.clone())
+            .filter(|id| !id.is_empty())
             .collect();
         if self.rejected_irrelevant > 0 {
             self.notes.push(format!(
@@ -794,6 +825,7 @@ impl Run {
             from_cache: self.from_cache,
             human_request_id: self.human_request_id,
             notes: self.notes,
+            score_breakdown: Some(assessment.breakdown),
         };
         let fresh: Vec<_> = self
             .used

@@ -13,6 +13,7 @@
 
 mod answer;
 mod chain;
+mod confidence;
 mod plan;
 pub mod policy;
 mod relevance;

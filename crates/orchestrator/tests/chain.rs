@@ -297,10 +297,13 @@ async fn official_sources_disagreeing_on_a_field_raise_a_conflict() {
         r.failure_codes
             .contains(&FailureCode::SourceConflictNeedsReview)
     );
-    // 0.95 + 0.03 + 0.03 − 0.25
-    assert_eq!(r.confidence, 0.76);
+    // Two officials, one each: not separated, so ambiguous as well as in
+    // conflict: 0.95 − 0.25, capped below medium.
+    assert_eq!(r.confidence, 0.64);
+    assert_eq!(r.confidence_level, ConfidenceLevel::Low);
     let field = &r.answer.fields["rate"];
     assert!(field.value.is_some());
+    assert!(field.ambiguous);
     assert_eq!(field.competing.len(), 1);
 }
 
@@ -415,8 +418,11 @@ async fn snippets_stay_general_web_and_one_publisher_counts_once() {
         .await
         .unwrap();
     assert!(r.sources.iter().all(|s| s.tier == SourceTier::GeneralWeb));
-    // two independent publishers (stats.example, blog.example): 0.55 + 0.03
-    assert_eq!(r.confidence, 0.58);
+    // one publisher (blog.example, twice); the snippet never corroborates
+    assert_eq!(r.confidence, 0.55);
+    let snippet = r.sources.iter().find(|s| s.url.contains("stats")).unwrap();
+    assert_ne!(snippet.publisher.as_deref(), Some("Stats Office"));
+    assert_eq!(snippet.extraction_method.as_deref(), Some("snippet"));
 }
 
 #[tokio::test]

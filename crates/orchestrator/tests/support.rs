@@ -47,6 +47,18 @@ pub struct Doc {
     /// name → value
     #[serde(default)]
     pub fields: HashMap<String, String>,
+    /// Scored candidates, best first: (name, value, score).
+    #[serde(default)]
+    pub candidates: Vec<(String, String, f64)>,
+    /// `published_at` (YYYY-MM-DD).
+    #[serde(default)]
+    pub published: Option<String>,
+    /// The claimed publisher (a snippet's engine).
+    #[serde(default)]
+    pub publisher: Option<String>,
+    /// For a snippet: the page it is about.
+    #[serde(default)]
+    pub about: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -73,6 +85,9 @@ struct Script {
     codes: Vec<FailureCode>,
     #[serde(default)]
     human_request: bool,
+    /// The report comes from the evidence cache.
+    #[serde(default)]
+    from_cache: bool,
 }
 
 fn always() -> usize {
@@ -112,6 +127,9 @@ impl Provider for Scripted {
             e.tier_hint = d.tier;
             e.snippet_only = d.snippet;
             e.truncated = d.truncated;
+            e.published_at = d.published.clone();
+            e.publisher = d.publisher.clone();
+            e.about = d.about.as_deref().map(|u| url::Url::parse(u).unwrap());
             if let Some(p) = Passage::from_span(&d.text, 0, d.text.len().min(40), 1.0) {
                 e.passages.push(p);
             }
@@ -123,11 +141,24 @@ impl Provider for Scripted {
                     quote: value.clone(),
                     start,
                     end: start + value.len(),
+                    score: 1.0,
+                });
+            }
+            for (name, value, score) in &d.candidates {
+                let start = d.text.find(value.as_str()).unwrap_or(0);
+                e.fields.push(FoundField {
+                    name: name.clone(),
+                    value: value.clone(),
+                    quote: value.clone(),
+                    start,
+                    end: start + value.len(),
+                    score: *score,
                 });
             }
             report.evidence.push(e);
         }
         report.codes = s.codes.clone();
+        report.from_cache = s.from_cache;
         if s.human_request {
             report.human_request_id = Some("hr-test".into());
             report.codes.push(FailureCode::HumanEvidenceRequired);

@@ -2,5 +2,6 @@
 //! providers defined here (no network).
 
 mod chain;
+mod confidence;
 mod policy;
 mod support;

@@ -171,8 +171,14 @@ fn ms(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
-/// The snippet lead of a hit: GENERAL_WEB at most, `snippet_only`.
-pub fn snippet_evidence(hit: &Hit) -> Evidence {
+/// The snippet lead of a hit: the engine's text about a page, not the page.
+///
+/// It is labelled as the engine's evidence: `url` is the engine's endpoint
+/// (`engine`, without query or credentials), `publisher` the engine
+/// (`label`), `about` the hit's page, tier GENERAL_WEB at most,
+/// `extraction_method: snippet`, `snippet_only`. The page's publisher is never
+/// credited with it.
+pub fn snippet_evidence(hit: &Hit, engine: &Url, label: &str) -> Evidence {
     let text = if hit.snippet.is_empty() {
         hit.title.clone()
     } else {
@@ -183,11 +189,23 @@ pub fn snippet_evidence(hit: &Hit) -> Evidence {
     } else {
         hit.title.clone()
     };
-    let mut ev = Evidence::new(hit.url.clone(), title, text, "snippet");
+    let mut ev = Evidence::new(engine_endpoint(engine), title, text, "snippet");
     ev.snippet_only = true;
+    ev.about = Some(hit.url.clone());
+    ev.publisher = Some(label.to_string());
     ev.tier_hint = Some(SourceTier::GeneralWeb);
     ev.published_at = hit.published_at.clone();
     ev
+}
+
+/// The engine's endpoint as cited: no query, fragment or credentials.
+fn engine_endpoint(url: &Url) -> Url {
+    let mut u = url.clone();
+    u.set_query(None);
+    u.set_fragment(None);
+    let _ = u.set_username("");
+    let _ = u.set_password(None);
+    u
 }
 
 /// Hits in reading order: those the query ranks (relevance, then recency
@@ -248,6 +266,11 @@ impl Provider for SearchEngineProvider {
             }
         };
         let target = url.as_str().to_string();
+        let engine_url = url.clone();
+        let label = format!(
+            "{kind} search engine ({})",
+            url.host_str().unwrap_or_default()
+        );
         let (mut hits, unresponsive) = self.parse(resp.text()).map_err(|e| {
             let message = format!("{kind}: cannot read the answer of {url}: {e}");
             let attempt = Attempt::failed(
@@ -345,7 +368,7 @@ impl Provider for SearchEngineProvider {
             .iter()
             .enumerate()
             .filter(|(i, _)| !read_ok[*i])
-            .map(|(_, h)| snippet_evidence(h))
+            .map(|(_, h)| snippet_evidence(h, &engine_url, &label))
             .filter(|ev| !ev.text.trim().is_empty())
             .take(room);
         report.evidence = pages;

@@ -94,8 +94,13 @@ async fn header_from_env_is_sent_and_missing_env_is_misconfigured() {
     let p = build("json-search", cfg("CARGO_PKG_NAME"), fetcher(&web)).unwrap();
     let r = run(&*p, "q").await.unwrap();
     assert_eq!(
-        r.evidence[0].url.as_str(),
+        r.evidence[0].about.as_ref().unwrap().as_str(),
         format!("http://x.test/Bearer-{}", env!("CARGO_PKG_NAME"))
     );
     assert!(r.evidence[0].snippet_only);
+    // The snippet is cited as the engine's: its endpoint, without the query.
+    assert_eq!(
+        r.evidence[0].url.as_str(),
+        format!("http://api.test:{}/find", web.port())
+    );
 }

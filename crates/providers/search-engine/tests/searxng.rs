@@ -107,10 +107,18 @@ async fn healthy_results_give_snippet_leads_and_read_pages() {
     for lead in &leads {
         assert_eq!(lead.tier_hint, Some(SourceTier::GeneralWeb));
         assert_eq!(lead.extraction_method, "snippet");
+        // The engine's evidence about a page, never the page's.
+        assert_eq!(lead.url.host_str(), Some("searx.test"));
+        assert_eq!(lead.url.query(), None);
+        assert_eq!(
+            lead.publisher.as_deref(),
+            Some("searxng search engine (searx.test)")
+        );
+        assert!(lead.about.is_some());
     }
     let gone = leads
         .iter()
-        .find(|e| e.url.host_str() == Some("gone.test"))
+        .find(|e| e.about.as_ref().and_then(|u| u.host_str()) == Some("gone.test"))
         .unwrap();
     assert_eq!(gone.text, "rate was 3%");
     let failed = report

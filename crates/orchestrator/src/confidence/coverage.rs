@@ -1,0 +1,224 @@
+//! Does a text answer the question? Coverage of the query's content terms.
+//!
+//! Content terms are the query's key terms without question words ("current",
+//! "latest", "official", …). A term is covered when the title or text has the
+//! same word or the same light stem (`rates` ~ `rate`, `licences` ~ `licence`,
+//! `published` ~ `publish`). Numbers must appear as they are. Half the words
+//! is not an answer: see [`Coverage::band`].
+
+use crate::relevance::key_terms;
+use sgw_contract::normalize_query;
+use std::collections::BTreeSet;
+
+/// Words of a question that say nothing about its subject.
+const QUESTION_WORDS: &[&str] = &[
+    "about",
+    "after",
+    "any",
+    "before",
+    "can",
+    "could",
+    "current",
+    "currently",
+    "get",
+    "has",
+    "have",
+    "i",
+    "latest",
+    "my",
+    "new",
+    "now",
+    "official",
+    "our",
+    "should",
+    "that",
+    "there",
+    "this",
+    "today",
+    "will",
+    "would",
+    "you",
+    "your",
+    "into",
+    "per",
+    "than",
+    "then",
+    "its",
+    "their",
+    "be",
+    "been",
+    "being",
+];
+
+/// The query's content terms.
+pub(crate) fn content_terms(query: &str) -> BTreeSet<String> {
+    key_terms(query)
+        .into_iter()
+        .filter(|t| !QUESTION_WORDS.contains(&t.as_str()))
+        .collect()
+}
+
+/// How well a text covers the question, from best to worst.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Band {
+    /// Every content term is there: the text can answer at `high`.
+    Full,
+    /// At least 80 % of the terms and every number: at most `medium`.
+    Answers,
+    /// Less, or a number of the question missing: at most `low`.
+    Partial,
+    /// The question names a year the text does not, and the text names
+    /// other years: it is about another period (at most `low`).
+    OtherPeriod,
+}
+
+impl Band {
+    /// The confidence-cap reason of this band (none for `Full`).
+    pub(crate) fn cap_reason(self) -> Option<&'static str> {
+        match self {
+            Band::Full => None,
+            Band::Answers | Band::Partial => Some("partial_coverage"),
+            Band::OtherPeriod => Some("other_period"),
+        }
+    }
+
+    /// True when the text really answers (no more than `medium` lost).
+    pub(crate) fn answers(self) -> bool {
+        self <= Band::Answers
+    }
+}
+
+/// The share of answer a text gives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Coverage {
+    pub covered: usize,
+    pub total: usize,
+    pub band: Band,
+}
+
+/// A light stem: one inflection suffix off, then a final `e`
+/// (`rates`, `rate`, `rated` → `rat`; `licences`, `licence` → `licenc`).
+fn stem(w: &str) -> &str {
+    if w.chars().all(|c| c.is_ascii_digit()) {
+        return w;
+    }
+    let mut s = w;
+    for suffix in ["ing", "ed", "es", "s"] {
+        if let Some(x) = s.strip_suffix(suffix)
+            && x.chars().count() >= 3
+        {
+            s = x;
+            break;
+        }
+    }
+    if s.chars().count() > 3 {
+        s = s.strip_suffix('e').unwrap_or(s);
+    }
+    s
+}
+
+fn is_year(w: &str) -> bool {
+    w.len() == 4
+        && w.chars().all(|c| c.is_ascii_digit())
+        && (1900..=2100).contains(&w.parse::<u32>().unwrap_or(0))
+}
+
+fn is_number(w: &str) -> bool {
+    w.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The coverage of `terms` by `title` + `text`.
+pub(crate) fn coverage(terms: &BTreeSet<String>, title: &str, text: &str) -> Coverage {
+    if terms.is_empty() {
+        return Coverage {
+            covered: 0,
+            total: 0,
+            band: Band::Full,
+        };
+    }
+    let haystack = normalize_query(&format!("{title} {text}"));
+    let words: BTreeSet<&str> = haystack
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let stems: BTreeSet<&str> = words.iter().map(|w| stem(w)).collect();
+    let mut covered = 0;
+    let mut number_missing = false;
+    let mut year_missing = false;
+    for t in terms {
+        let hit = words.contains(t.as_str()) || (!is_number(t) && stems.contains(stem(t)));
+        if hit {
+            covered += 1;
+        } else if is_number(t) {
+            number_missing = true;
+            year_missing |= is_year(t);
+        }
+    }
+    let total = terms.len();
+    let band = if covered == total {
+        Band::Full
+    } else if year_missing && words.iter().any(|w| is_year(w)) {
+        Band::OtherPeriod
+    } else if !number_missing && covered as f64 >= 0.8 * total as f64 {
+        Band::Answers
+    } else {
+        Band::Partial
+    };
+    Coverage {
+        covered,
+        total,
+        band,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn band(q: &str, text: &str) -> Band {
+        coverage(&content_terms(q), "", text).band
+    }
+
+    #[test]
+    fn question_words_are_not_content() {
+        let t = content_terms("What is the current official VAT rate?");
+        assert_eq!(t.into_iter().collect::<Vec<_>>(), vec!["rate", "vat"]);
+    }
+
+    #[test]
+    fn bands() {
+        assert_eq!(
+            band("dog licence fee", "The dog licences fee is 20 EUR"),
+            Band::Full
+        );
+        assert_eq!(
+            band("dog licence fee", "Fishing licence fee: 25 EUR"),
+            Band::Partial,
+            "the subject is missing"
+        );
+        assert_eq!(
+            band(
+                "passport renewal cost adults freedonia",
+                "Freedonia passport costs for adults"
+            ),
+            Band::Answers
+        );
+        assert_eq!(
+            band(
+                "2028 census results published",
+                "The 2026 census results are published in May"
+            ),
+            Band::OtherPeriod
+        );
+        assert_eq!(
+            band(
+                "census results 2028 published date",
+                "census results published date"
+            ),
+            Band::Partial,
+            "a number of the question is missing"
+        );
+        assert_eq!(band("interest rate", "Interest rates rose"), Band::Full);
+        assert!(Band::Answers.answers() && !Band::Partial.answers());
+    }
+}
