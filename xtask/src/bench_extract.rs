@@ -1,25 +1,49 @@
-//! `cargo xtask bench-extract`: main-content extraction quality and speed of
-//! `sgw-extract` beside trafilatura and readability-lxml, on the same pages, in
-//! one run.
+//! `cargo xtask bench-extract`: extraction quality and speed of `sgw-extract`
+//! beside the reference tools, on the same pages, in one run, over the three
+//! shared corpora (one table each):
 //!
-//! - Pages: `../shared/benchmarks/article-extraction` relative to the workspace
-//!   root, or `SGW_BENCH_EXTRACT_DIR`.
-//! - Ours: the `bench` example of `sgw-extract`, built with `--release`.
+//! - `article` — `../shared/benchmarks/article-extraction` (181 news pages with
+//!   hand-annotated bodies). Metric: the corpus README's (4-token shingles of
+//!   `\w+` tokens, per-page precision and recall averaged over pages, F1 of the
+//!   means), reimplemented in [`page_scores`].
+//! - `with-without` — `../shared/benchmarks/with-without` (945 pages of every
+//!   kind, snippets that must / must not appear). Metric: the corpus's
+//!   `evaluate.py` (whitespace-normalised substring matching summed over all
+//!   snippets), reimplemented in [`snippet_counts`].
+//! - `publish-dates` — `../shared/benchmarks/publish-dates`, scored by
+//!   [`crate::bench_dates`] (sgw-extract's `published_at` beside htmldate
+//!   1.11.0 in extensive mode).
+//!
+//! `SGW_BENCH_DIR` replaces `../shared/benchmarks` (the corpora's parent).
+//!
+//! Options: `--corpus NAME` (repeatable; default: all three), `--no-refs`
+//! (measure only ours), `--fresh-refs` (re-run the reference tools even when
+//! their cached output is there). `SGW_BENCH_SKIP_REFS=1` is `--no-refs`.
+//!
+//! - Ours: the `bench` example of `sgw-extract`, built with `--release`, on
+//!   the page bytes as stored (the whole `extract` entry point: charset
+//!   decoding, parsing, metadata, main text).
 //! - References: a venv under `target/bench-venv` (created on first run:
-//!   `pip install -U pip`, then `trafilatura==2.3.1 readability-lxml==0.9`)
-//!   running `xtask/scripts/bench_extract_refs.py` (trafilatura with its
-//!   defaults and with `include_comments=False`, readability-lxml). `SGW_BENCH_SKIP_REFS=1`
-//!   measures only ours.
-//! - Metric: the benchmark README's (4-token shingles of `\w+` tokens, per-page
-//!   precision and recall averaged over pages, F1 of the means).
+//!   `pip install -U pip`, then the pinned tools) running
+//!   `xtask/scripts/bench_extract_refs.py`: trafilatura 2.3.1 with its defaults
+//!   and with `include_comments=False`, readability-lxml 0.9. Their output per
+//!   corpus is cached in `target/bench-extract/refs-<corpus>.json` (with the
+//!   script's and the corpus's fingerprint), so repeated development runs only
+//!   measure ours; the table says when the reference figures come from the
+//!   cache.
+//! - Every tool runs single-threaded; only the extraction call of each page is
+//!   timed (no process start-up, no file reading). The speed column is the
+//!   faster trafilatura configuration's mean ms/page divided by the tool's.
 //!
-//! Every tool runs single-threaded; only the extraction call of each page is
-//! timed (no process start-up, no file reading).
+//! Our per-page failures are written to `target/bench-extract/` for inspection
+//! (`article-sgw.tsv`: per-page F1, worst first; `with-without-sgw.tsv`: the
+//! snippets we miss or leak).
 
 use anyhow::{Context, Result, bail};
 use regex::Regex;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -28,47 +52,189 @@ use crate::{cargo, workspace_root};
 /// Page id → (extracted text, milliseconds).
 type Predictions = HashMap<String, (String, f64)>;
 
-pub fn run() -> Result<()> {
-    let root = workspace_root();
-    let dir = match std::env::var_os("SGW_BENCH_EXTRACT_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => root.join("../shared/benchmarks/article-extraction"),
+const VENV_TOOLS: [&str; 3] = [
+    "trafilatura==2.3.1",
+    "readability-lxml==0.9",
+    "htmldate==1.11.0",
+];
+const REF_TOOLS: [(&str, &str); 3] = [
+    ("trafilatura", "trafilatura 2.3.1 (defaults)"),
+    (
+        "trafilatura-no-comments",
+        "trafilatura 2.3.1 (`include_comments=False`)",
+    ),
+    ("readability-lxml", "readability-lxml 0.9"),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Corpus {
+    Article,
+    WithWithout,
+    PublishDates,
+}
+
+impl Corpus {
+    const ALL: [Corpus; 3] = [Corpus::Article, Corpus::WithWithout, Corpus::PublishDates];
+
+    fn name(self) -> &'static str {
+        match self {
+            Corpus::Article => "article",
+            Corpus::WithWithout => "with-without",
+            Corpus::PublishDates => "publish-dates",
+        }
+    }
+
+    fn dir_name(self) -> &'static str {
+        match self {
+            Corpus::Article => "article-extraction",
+            Corpus::WithWithout => "with-without",
+            Corpus::PublishDates => "publish-dates",
+        }
+    }
+
+    fn parse(s: &str) -> Result<Corpus> {
+        Corpus::ALL
+            .into_iter()
+            .find(|c| c.name() == s || c.dir_name() == s)
+            .with_context(|| format!("unknown corpus `{s}` (article, with-without, publish-dates)"))
+    }
+}
+
+#[derive(Debug)]
+struct Options {
+    corpora: Vec<Corpus>,
+    refs: bool,
+    fresh_refs: bool,
+}
+
+fn parse_args(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        corpora: Vec::new(),
+        refs: std::env::var_os("SGW_BENCH_SKIP_REFS").is_none(),
+        fresh_refs: false,
     };
-    let truth_path = dir.join("ground-truth.json");
-    let truth: Value =
-        serde_json::from_str(&std::fs::read_to_string(&truth_path).with_context(|| {
-            format!(
-                "cannot read {} (set SGW_BENCH_EXTRACT_DIR)",
-                truth_path.display()
-            )
-        })?)
-        .with_context(|| format!("{} is not JSON", truth_path.display()))?;
-    let truth: HashMap<String, String> = truth
-        .as_object()
-        .context("ground truth is not an object")?
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.clone(),
-                v["articleBody"].as_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--corpus" => {
+                let v = it.next().context("--corpus needs a value")?;
+                for c in v.split(',') {
+                    o.corpora.push(Corpus::parse(c.trim())?);
+                }
+            }
+            s if s.starts_with("--corpus=") => {
+                for c in s["--corpus=".len()..].split(',') {
+                    o.corpora.push(Corpus::parse(c.trim())?);
+                }
+            }
+            "--no-refs" => o.refs = false,
+            "--fresh-refs" => o.fresh_refs = true,
+            other => bail!(
+                "unknown option `{other}` for bench-extract (--corpus NAME, --no-refs, --fresh-refs)"
+            ),
+        }
+    }
+    if o.corpora.is_empty() {
+        o.corpora = Corpus::ALL.to_vec();
+    }
+    o.corpora.dedup();
+    Ok(o)
+}
 
-    let mut results: Vec<(String, Predictions)> = Vec::new();
+pub fn run(args: &[String]) -> Result<()> {
+    let opts = parse_args(args)?;
+    let root = workspace_root();
+    let bench_root = match std::env::var_os("SGW_BENCH_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => root.join("../shared/benchmarks"),
+    };
+    let out_dir = root.join("target/bench-extract");
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let needs_text = opts.corpora.iter().any(|c| *c != Corpus::PublishDates);
+    if needs_text {
+        cargo(&[
+            "build",
+            "--quiet",
+            "--release",
+            "-p",
+            "sgw-extract",
+            "--example",
+            "bench",
+        ])?;
+    }
+    let python = if opts.refs && needs_text {
+        Some(ensure_venv(&root)?)
+    } else {
+        None
+    };
+    let mut report = String::new();
+    for corpus in &opts.corpora {
+        let dir = bench_root.join(corpus.dir_name());
+        let table = match corpus {
+            Corpus::PublishDates => dates_table(opts.refs)?,
+            _ => text_table(*corpus, &root, &dir, &out_dir, python.as_deref(), &opts)?,
+        };
+        println!("{table}");
+        report.push_str(&table);
+        report.push('\n');
+    }
+    std::fs::write(out_dir.join("report.md"), &report)?;
+    Ok(())
+}
 
-    cargo(&[
-        "build",
-        "--quiet",
-        "--release",
-        "-p",
-        "sgw-extract",
-        "--example",
-        "bench",
-    ])?;
+/// The publication-date table of [`crate::bench_dates`]; without references it
+/// runs `bench-dates` in a child process with `SGW_BENCH_SKIP_REFS=1`.
+fn dates_table(refs: bool) -> Result<String> {
+    if refs {
+        return crate::bench_dates::table();
+    }
+    let exe = std::env::current_exe().context("cannot find the xtask binary")?;
+    let out = Command::new(&exe)
+        .arg("bench-dates")
+        .env("SGW_BENCH_SKIP_REFS", "1")
+        .output()
+        .with_context(|| format!("cannot run {} bench-dates", exe.display()))?;
+    if !out.status.success() {
+        bail!(
+            "bench-dates failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn read_truth(dir: &Path) -> Result<serde_json::Map<String, Value>> {
+    let path = dir.join("ground-truth.json");
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "cannot read {} (set SGW_BENCH_DIR to the corpora's parent)",
+            path.display()
+        )
+    })?;
+    let v: Value =
+        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
+    match v {
+        Value::Object(o) => Ok(o),
+        _ => bail!("{} is not a JSON object", path.display()),
+    }
+}
+
+fn text_table(
+    corpus: Corpus,
+    root: &Path,
+    dir: &Path,
+    out_dir: &Path,
+    python: Option<&Path>,
+    opts: &Options,
+) -> Result<String> {
+    let truth = read_truth(dir)?;
+    let mut ids: Vec<&String> = truth.keys().collect();
+    ids.sort();
+
     let exe = root.join("target/release/examples/bench");
     let out = Command::new(&exe)
-        .arg(&dir)
+        .arg(dir)
         .output()
         .with_context(|| format!("cannot run {}", exe.display()))?;
     if !out.status.success() {
@@ -78,95 +244,273 @@ pub fn run() -> Result<()> {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    results.push((
+    let mut results: Vec<(String, Predictions)> = vec![(
         "sgw-extract".into(),
         parse_tool(&serde_json::from_slice(&out.stdout)?)?,
-    ));
-
-    if std::env::var_os("SGW_BENCH_SKIP_REFS").is_none() {
-        let python = ensure_venv(&root)?;
-        let script = root.join("xtask/scripts/bench_extract_refs.py");
-        let json_out = root.join("target/bench-extract-refs.json");
-        eprintln!("$ {} {} …", python.display(), script.display());
-        let status = Command::new(&python)
-            .arg(&script)
-            .arg(&dir)
-            .arg(&json_out)
-            .env("OMP_NUM_THREADS", "1")
-            .status()
-            .context("cannot run the reference script")?;
-        if !status.success() {
-            bail!("reference script failed with {status}");
+    )];
+    let mut cached = None;
+    if let Some(python) = python {
+        let (refs, from_cache) = reference_outputs(corpus, root, dir, out_dir, python, opts)?;
+        for (tool, label) in REF_TOOLS {
+            results.push((label.into(), parse_tool(&refs[tool])?));
         }
-        let refs: Value = serde_json::from_str(&std::fs::read_to_string(&json_out)?)?;
-        for tool in ["trafilatura", "trafilatura-no-comments", "readability-lxml"] {
-            results.push((tool.into(), parse_tool(&refs[tool])?));
-        }
+        cached = from_cache;
     }
 
-    let ids: Vec<&String> = {
-        let mut v: Vec<&String> = truth.keys().collect();
-        v.sort();
-        v
-    };
-    println!("pages: {} ({})", ids.len(), dir.display());
-    println!();
-    println!("| extractor | F1 | precision | recall | ms/page (mean) | ms/page (median) |");
-    println!("|---|---|---|---|---|---|");
-    for (tool, preds) in &results {
-        let mut ps = Vec::new();
-        let mut rs = Vec::new();
-        let mut times = Vec::new();
-        for id in &ids {
-            let (pred, ms) = preds.get(*id).cloned().unwrap_or_default();
-            times.push(ms);
-            let (p, r) = page_scores(&truth[*id], &pred);
-            ps.extend(p);
-            rs.extend(r);
+    let mut t = String::new();
+    let rows: Vec<Row> = results
+        .iter()
+        .map(|(tool, preds)| row(corpus, tool, preds, &truth, &ids))
+        .collect();
+    let traf_ms = rows
+        .iter()
+        .filter(|r| r.tool.starts_with("trafilatura"))
+        .map(|r| r.mean_ms)
+        .fold(f64::INFINITY, f64::min);
+    match corpus {
+        Corpus::Article => {
+            writeln!(
+                t,
+                "Article bodies, {} pages (`{}`): shingle F1 as the corpus README defines it\n",
+                ids.len(),
+                dir.display()
+            )?;
+            writeln!(
+                t,
+                "| extractor | F1 | precision | recall | ms/page (mean) | ms/page (median) | speed vs trafilatura |"
+            )?;
+            writeln!(t, "|---|---|---|---|---|---|---|")?;
         }
-        let p = mean(&ps);
-        let r = mean(&rs);
-        let f1 = if p + r > 0.0 {
-            2.0 * p * r / (p + r)
+        _ => {
+            writeln!(
+                t,
+                "With/without snippets, {} pages (`{}`): the corpus's evaluate.py metric\n",
+                ids.len(),
+                dir.display()
+            )?;
+            writeln!(
+                t,
+                "| extractor | F1 | precision | recall | accuracy | ms/page (mean) | ms/page (median) | speed vs trafilatura |"
+            )?;
+            writeln!(t, "|---|---|---|---|---|---|---|---|")?;
+        }
+    }
+    for r in &rows {
+        let speed = if traf_ms.is_finite() && r.mean_ms > 0.0 {
+            format!("{:.1}×", traf_ms / r.mean_ms)
         } else {
-            0.0
+            "—".into()
         };
-        times.sort_by(f64::total_cmp);
-        let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
-        println!(
-            "| {tool} | {f1:.3} | {p:.3} | {r:.3} | {:.2} | {median:.2} |",
-            mean(&times)
-        );
+        match corpus {
+            Corpus::Article => writeln!(
+                t,
+                "| {} | {:.3} | {:.3} | {:.3} | {:.2} | {:.2} | {speed} |",
+                r.tool, r.f1, r.precision, r.recall, r.mean_ms, r.median_ms
+            )?,
+            _ => writeln!(
+                t,
+                "| {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.2} | {:.2} | {speed} |",
+                r.tool, r.f1, r.precision, r.recall, r.accuracy, r.mean_ms, r.median_ms
+            )?,
+        }
     }
-    if let Ok(path) = std::env::var("SGW_BENCH_DUMP") {
-        // Per-page F1 of ours, worst first: for looking at failures, not for tuning to pages.
-        let (_, ours) = &results[0];
-        let mut rows: Vec<(f64, &String)> = ids
-            .iter()
-            .map(|id| {
-                let (p, r) = page_scores(
-                    &truth[*id],
-                    &ours.get(*id).map(|x| x.0.clone()).unwrap_or_default(),
-                );
-                let (p, r) = (p.unwrap_or(0.0), r.unwrap_or(0.0));
-                (
-                    if p + r > 0.0 {
-                        2.0 * p * r / (p + r)
-                    } else {
-                        0.0
-                    },
-                    *id,
-                )
-            })
-            .collect();
-        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let text: String = rows
-            .iter()
-            .map(|(f, id)| format!("{f:.3} {id}\n"))
-            .collect();
-        std::fs::write(&path, text)?;
+    if let Some(when) = cached {
+        writeln!(
+            t,
+            "\n(reference figures from the cache, measured {when}; `--fresh-refs` measures them again)"
+        )?;
     }
-    Ok(())
+    write_failures(corpus, out_dir, &results[0].1, &truth, &ids)?;
+    Ok(t)
+}
+
+struct Row {
+    tool: String,
+    f1: f64,
+    precision: f64,
+    recall: f64,
+    accuracy: f64,
+    mean_ms: f64,
+    median_ms: f64,
+}
+
+fn row(
+    corpus: Corpus,
+    tool: &str,
+    preds: &Predictions,
+    truth: &serde_json::Map<String, Value>,
+    ids: &[&String],
+) -> Row {
+    let mut times: Vec<f64> = ids
+        .iter()
+        .map(|id| preds.get(*id).map_or(0.0, |p| p.1))
+        .collect();
+    let mean_ms = mean(&times);
+    times.sort_by(f64::total_cmp);
+    let median_ms = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    let text = |id: &str| preds.get(id).map_or("", |p| p.0.as_str());
+    let (precision, recall, accuracy) = match corpus {
+        Corpus::Article => {
+            let (mut ps, mut rs) = (Vec::new(), Vec::new());
+            for id in ids {
+                let (p, r) =
+                    page_scores(truth[*id]["articleBody"].as_str().unwrap_or(""), text(id));
+                ps.extend(p);
+                rs.extend(r);
+            }
+            (mean(&ps), mean(&rs), f64::NAN)
+        }
+        _ => {
+            let mut c = SnippetCounts::default();
+            for id in ids {
+                c.add(snippet_counts(&truth[*id], text(id)));
+            }
+            (c.precision(), c.recall(), c.accuracy())
+        }
+    };
+    Row {
+        tool: tool.to_string(),
+        f1: f1(precision, recall),
+        precision,
+        recall,
+        accuracy,
+        mean_ms,
+        median_ms,
+    }
+}
+
+fn f1(p: f64, r: f64) -> f64 {
+    if p + r > 0.0 {
+        2.0 * p * r / (p + r)
+    } else {
+        0.0
+    }
+}
+
+/// Our failures, one per line, for looking at causes (not for tuning to pages).
+fn write_failures(
+    corpus: Corpus,
+    out_dir: &Path,
+    ours: &Predictions,
+    truth: &serde_json::Map<String, Value>,
+    ids: &[&String],
+) -> Result<()> {
+    let text = |id: &str| ours.get(id).map_or("", |p| p.0.as_str());
+    let mut s = String::new();
+    match corpus {
+        Corpus::Article => {
+            let mut rows: Vec<(f64, &String)> = ids
+                .iter()
+                .map(|id| {
+                    let (p, r) =
+                        page_scores(truth[*id]["articleBody"].as_str().unwrap_or(""), text(id));
+                    (f1(p.unwrap_or(0.0), r.unwrap_or(0.0)), *id)
+                })
+                .collect();
+            rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+            s.push_str("f1\tid\turl\n");
+            for (f, id) in rows {
+                let url = truth[id]["url"].as_str().unwrap_or("");
+                writeln!(s, "{f:.3}\t{id}\t{url}")?;
+            }
+        }
+        _ => {
+            s.push_str("id\tkind\tsnippet\turl\n");
+            for id in ids {
+                let page = &truth[*id];
+                let got = normalize_ws(text(id));
+                let url = page["url"].as_str().unwrap_or("");
+                for (key, kind, bad_if_found) in
+                    [("with", "missed", false), ("without", "leaked", true)]
+                {
+                    for snip in page[key].as_array().into_iter().flatten() {
+                        let snip = normalize_ws(snip.as_str().unwrap_or(""));
+                        if got.contains(&snip) == bad_if_found {
+                            writeln!(s, "{id}\t{kind}\t{snip}\t{url}")?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let path = out_dir.join(format!("{}-sgw.tsv", corpus.name()));
+    std::fs::write(&path, s).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The reference tools' output for `corpus`, from the cache when its
+/// fingerprint matches, else measured now; the second value says when the
+/// cached figures were measured.
+fn reference_outputs(
+    corpus: Corpus,
+    root: &Path,
+    dir: &Path,
+    out_dir: &Path,
+    python: &Path,
+    opts: &Options,
+) -> Result<(Value, Option<String>)> {
+    let script = root.join("xtask/scripts/bench_extract_refs.py");
+    let cache = out_dir.join(format!("refs-{}.json", corpus.name()));
+    let key = fingerprint(&script, dir)?;
+    if !opts.fresh_refs
+        && let Ok(text) = std::fs::read_to_string(&cache)
+        && let Ok(v) = serde_json::from_str::<Value>(&text)
+        && v["_key"].as_str() == Some(key.as_str())
+    {
+        let when = v["_measured"].as_str().unwrap_or("earlier").to_string();
+        return Ok((v, Some(when)));
+    }
+    let raw = out_dir.join(format!("refs-{}.tmp.json", corpus.name()));
+    eprintln!(
+        "$ {} {} {} … (reference tools, {})",
+        python.display(),
+        script.display(),
+        corpus.name(),
+        dir.display()
+    );
+    let status = Command::new(python)
+        .arg(&script)
+        .arg(corpus.name())
+        .arg(dir)
+        .arg(&raw)
+        .env("OMP_NUM_THREADS", "1")
+        .status()
+        .context("cannot run the reference script")?;
+    if !status.success() {
+        bail!("reference script failed with {status}");
+    }
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&raw)?)
+        .context("reference script wrote no JSON")?;
+    let _ = std::fs::remove_file(&raw);
+    v["_key"] = Value::String(key);
+    v["_measured"] = Value::String(now_utc());
+    std::fs::write(&cache, serde_json::to_string(&v)?)
+        .with_context(|| format!("cannot write {}", cache.display()))?;
+    Ok((v, None))
+}
+
+/// Changes when the script, the tool pins or the corpus's truth change.
+fn fingerprint(script: &Path, dir: &Path) -> Result<String> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    std::fs::read(script)
+        .with_context(|| format!("cannot read {}", script.display()))?
+        .hash(&mut h);
+    VENV_TOOLS.hash(&mut h);
+    let truth = dir.join("ground-truth.json");
+    std::fs::read(&truth)
+        .with_context(|| format!("cannot read {}", truth.display()))?
+        .hash(&mut h);
+    Ok(format!("{:016x}", h.finish()))
+}
+
+fn now_utc() -> String {
+    Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "earlier".into())
 }
 
 fn parse_tool(v: &Value) -> Result<Predictions> {
@@ -211,7 +555,8 @@ fn shingles(text: &str) -> HashMap<Vec<&str>, i64> {
     out
 }
 
-/// Per-page (precision, recall), each `None` when undefined (see the README).
+/// Per-page (precision, recall) of the article corpus, each `None` when
+/// undefined (see the README).
 pub fn page_scores(truth: &str, pred: &str) -> (Option<f64>, Option<f64>) {
     let t = shingles(truth);
     let p = shingles(pred);
@@ -235,13 +580,76 @@ pub fn page_scores(truth: &str, pred: &str) -> (Option<f64>, Option<f64>) {
     (precision, recall)
 }
 
+/// Snippet counts of the with/without corpus, summed over pages.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SnippetCounts {
+    pub tp: usize,
+    pub fp: usize,
+    pub fn_: usize,
+    pub tn: usize,
+}
+
+impl SnippetCounts {
+    fn add(&mut self, o: SnippetCounts) {
+        self.tp += o.tp;
+        self.fp += o.fp;
+        self.fn_ += o.fn_;
+        self.tn += o.tn;
+    }
+
+    fn ratio(a: usize, b: usize) -> f64 {
+        if b == 0 { 0.0 } else { a as f64 / b as f64 }
+    }
+
+    pub fn precision(&self) -> f64 {
+        Self::ratio(self.tp, self.tp + self.fp)
+    }
+
+    pub fn recall(&self) -> f64 {
+        Self::ratio(self.tp, self.tp + self.fn_)
+    }
+
+    pub fn accuracy(&self) -> f64 {
+        Self::ratio(self.tp + self.tn, self.tp + self.fp + self.fn_ + self.tn)
+    }
+}
+
+fn normalize_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One page of the with/without corpus as its `evaluate.py` scores it: a
+/// `with` snippet found in the whitespace-normalised text is a true positive
+/// (missing: a false negative), a `without` snippet found is a false positive
+/// (absent: a true negative).
+pub fn snippet_counts(page: &Value, text: &str) -> SnippetCounts {
+    let text = normalize_ws(text);
+    let mut c = SnippetCounts::default();
+    for s in page["with"].as_array().into_iter().flatten() {
+        if text.contains(&normalize_ws(s.as_str().unwrap_or(""))) {
+            c.tp += 1;
+        } else {
+            c.fn_ += 1;
+        }
+    }
+    for s in page["without"].as_array().into_iter().flatten() {
+        if text.contains(&normalize_ws(s.as_str().unwrap_or(""))) {
+            c.fp += 1;
+        } else {
+            c.tn += 1;
+        }
+    }
+    c
+}
+
 fn ensure_venv(root: &Path) -> Result<PathBuf> {
     let venv = root.join("target/bench-venv");
     let python = venv.join("bin/python");
     let ready = Command::new(&python)
         .args([
             "-c",
-            "import trafilatura, readability; assert trafilatura.__version__ == '2.3.1'",
+            "import trafilatura, readability, htmldate; \
+             assert trafilatura.__version__ == '2.3.1' and htmldate.__version__ == '1.11.0'",
         ])
         .status()
         .is_ok_and(|s| s.success());
@@ -258,25 +666,23 @@ fn ensure_venv(root: &Path) -> Result<PathBuf> {
         }
         Ok(())
     };
-    run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
+    if !python.exists() {
+        run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
+    }
     run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "-U", "pip"]))?;
-    run(Command::new(&python).args([
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "trafilatura==2.3.1",
-        "readability-lxml==0.9",
-    ]))?;
+    run(Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet"])
+        .args(VENV_TOOLS))?;
     Ok(python)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::page_scores;
+    use super::{Corpus, SnippetCounts, page_scores, parse_args, snippet_counts};
+    use serde_json::json;
 
     #[test]
-    fn metric_matches_the_readme() {
+    fn article_metric_matches_the_readme() {
         assert_eq!(page_scores("", ""), (Some(1.0), Some(1.0)));
         assert_eq!(
             page_scores("a b c d e", "a b c d e"),
@@ -286,5 +692,45 @@ mod tests {
         assert_eq!(page_scores("a b c d e", "a b c d"), (Some(1.0), Some(0.5)));
         assert_eq!(page_scores("a b c d", ""), (None, Some(0.0)));
         assert_eq!(page_scores("a b", "a b"), (Some(1.0), Some(1.0)));
+    }
+
+    #[test]
+    fn snippet_metric_matches_evaluate_py() {
+        let page = json!({
+            "with": ["main  text\nhere", "missing one"],
+            "without": ["Cookie notice", "Menu"],
+        });
+        // Whitespace is normalised on both sides; matching is by substring.
+        let c = snippet_counts(&page, "The main text   here, and a\tCookie notice.");
+        assert_eq!(
+            c,
+            SnippetCounts {
+                tp: 1,
+                fn_: 1,
+                fp: 1,
+                tn: 1
+            }
+        );
+        assert_eq!(c.precision(), 0.5);
+        assert_eq!(c.recall(), 0.5);
+        assert_eq!(c.accuracy(), 0.5);
+        // No output: every `with` missed, every `without` absent.
+        let c = snippet_counts(&page, "");
+        assert_eq!((c.tp, c.fn_, c.fp, c.tn), (0, 2, 0, 2));
+        assert_eq!(c.precision(), 0.0);
+    }
+
+    #[test]
+    fn options() {
+        let args = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let o = parse_args(&args(&["--corpus", "with-without", "--no-refs"])).unwrap();
+        assert_eq!(o.corpora, vec![Corpus::WithWithout]);
+        assert!(!o.refs);
+        let o = parse_args(&args(&["--corpus=article,publish-dates"])).unwrap();
+        assert_eq!(o.corpora, vec![Corpus::Article, Corpus::PublishDates]);
+        let o = parse_args(&[]).unwrap();
+        assert_eq!(o.corpora.len(), 3);
+        assert!(parse_args(&args(&["--corpus", "nope"])).is_err());
+        assert!(parse_args(&args(&["--fast"])).is_err());
     }
 }

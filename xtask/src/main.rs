@@ -17,7 +17,9 @@ tasks:
   ci             fmt --check, clippy -D warnings, the test suite (what .ci/run does)
   policy-check   validate every policy under policies/ with `sgw policy check`
   bench-dates    publication-date precision/recall/accuracy: sgw-extract vs htmldate
-  bench-extract  article-extraction F1 and ms/page: sgw-extract vs trafilatura, readability-lxml
+  bench-extract  [--corpus article|with-without|publish-dates] [--no-refs] [--fresh-refs]
+                 body F1 on both text corpora, dates on publish-dates, ms/page: sgw-extract vs
+                 trafilatura, readability-lxml, htmldate (one table per corpus)
   calibrate      the labelled calibration world: reliability table per confidence level, flags, citations
                  (--verbose lists wrong answers, --json, --check fails below the floor, --only ID,ID)
 ";
@@ -30,7 +32,7 @@ fn main() -> Result<()> {
         Some("ci") => ci(),
         Some("policy-check") => policy_check(),
         Some("bench-dates") => bench_dates::run(),
-        Some("bench-extract") => bench_extract::run(),
+        Some("bench-extract") => bench_extract::run(&rest),
         Some("calibrate") => calibrate::run(&rest),
         Some("-h" | "--help") | None => {
             print!("{USAGE}");

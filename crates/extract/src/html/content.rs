@@ -13,6 +13,14 @@ struct Patterns {
     /// Boilerplate whatever it holds: comments, consent banners, navigation,
     /// sharing and "related" blocks.
     unlikely: Regex,
+    /// Consent banners, pop-ups and sign-up overlays: never content, however
+    /// much text they hold.
+    overlay: Regex,
+    /// Author boxes and bylines.
+    author: Regex,
+    /// Comments and replies: boilerplate beside an article, the content of
+    /// a forum thread or a live ticker.
+    discussion: Regex,
     /// Boilerplate unless it holds real paragraphs: ad slots, banners and
     /// headers are also class names of content wrappers (`section--ads`,
     /// `page-banner-placeholder`, `header-and-body`).
@@ -26,11 +34,17 @@ fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| Patterns {
         unlikely: Regex::new(
-            r"breadcrumb|comment|disqus|footer|gdpr|cookie|consent|legends|menu|related|replies|rss|shoutbox|sidebar|social-(?:share|links|icons|media-links|follow|bar)|socials|follow-us|agegate|pagination|pager|popup|modal|newsletter|subscribe|signup|share|sharing|recommend|author-(?:bio|box|profile|info|description)|about-(?:the-)?author|bio-?box|role-contentinfo|role-complementary|role-navigation|role-banner|upsell|cross-?sell|outbrain|taboola|\bnav|navbar|toolbar|skip-link|visually-hidden|sr-only|screen-reader|caption|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
+            r"breadcrumb|footer|legends|menu|related|rss|shoutbox|sidebar|social-(?:share|links|icons|media-links|follow|bar)|socials|follow-us|pagination|\bpager|subscribe|signup|share|sharing|recommend|author-(?:bio|box|profile|info|description)|about-(?:the-)?author|bio-?box|role-contentinfo|role-complementary|role-navigation|role-banner|upsell|cross-?sell|outbrain|taboola|\bnav|navbar|toolbar|skip-link|visually-hidden|sr-only|screen-reader|caption|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
         )
         .unwrap(),
+        overlay: Regex::new(
+            r"cookie|consent|gdpr|popup|modal|newsletter|agegate|onetrust|didomi|usercentrics|cmplz",
+        )
+        .unwrap(),
+        author: Regex::new(r"author|contributor|\bbio\b|[-_]bio\b|biography").unwrap(),
+        discussion: Regex::new(r"comment|disqus|replies|respond").unwrap(),
         weak: Regex::new(
-            r"-ad-|\bads?\b|advert|ai2html|banner|combx|community|cover-wrap|extra|\bheader|remark|skyscraper|sponsor|supplemental|ad-break|promo|masthead|credit",
+            r"-ad-|\bads?\b|advert|ai2html|banner|combx|community|cover-wrap|extra|\bheader|remark|skyscraper|sponsor|supplemental|ad-break|promo|\bwidget|masthead|credit",
         )
         .unwrap(),
         maybe: Regex::new(r"\band\b|article|body|column|content|main|shadow|post|story|entry|text").unwrap(),
@@ -82,6 +96,9 @@ fn class_weight(ci: &str) -> i32 {
     w
 }
 
+/// Prose outside comment-like blocks below which a page is a discussion.
+const DISCUSSION_REST: u32 = 500;
+
 /// Inline text a block needs to count as a real paragraph.
 const GOOD_PARAGRAPH: u32 = 60;
 
@@ -119,6 +136,8 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         let p = dom.nodes[i].parent as usize;
         in_link[i] = in_link[p] || dom.nodes[i].tag == Tag::A;
     }
+    // Text directly in a block or its inline descendants (and the link part).
+    let mut raw_inline = vec![(0u32, 0u32); n];
     for i in (1..n).rev() {
         if pruned[i] {
             continue;
@@ -127,22 +146,48 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         if node.tag == Tag::Text {
             let l = dom.node_text(i as u32).trim().len() as u32;
             raw_len[i] += l;
+            raw_inline[i].0 = l;
             if in_link[i] {
                 raw_link[i] += l;
+                raw_inline[i].1 = l;
             }
-        } else if is_paragraph(node.tag)
-            && raw_len[i] >= GOOD_PARAGRAPH
-            && raw_link[i] * 3 < raw_len[i]
-        {
-            raw_good[i] = raw_good[i].max(raw_len[i] - raw_link[i]);
+        } else if node.tag.is_block() && !node.tag.is_heading() {
+            let (il, ilink) = raw_inline[i];
+            if il >= GOOD_PARAGRAPH && ilink * 3 < il {
+                raw_good[i] += il - ilink;
+            }
         }
         let p = node.parent as usize;
         raw_len[p] += raw_len[i];
         raw_link[p] += raw_link[i];
         raw_good[p] += raw_good[i];
+        if node.tag == Tag::Text || !node.tag.is_block() {
+            raw_inline[p].0 += raw_inline[i].0;
+            raw_inline[p].1 += raw_inline[i].1;
+        }
     }
     let total = raw_len[0].max(1);
     let total_good = raw_good[0];
+    // Prose in comment-like blocks (outermost ones): when it is most of the
+    // page's prose, the page is a discussion (forum thread, live ticker,
+    // questions and answers) and the comments are its content.
+    let mut discussion = vec![false; n];
+    let mut discussion_good = 0u32;
+    for i in 1..n {
+        let node = &dom.nodes[i];
+        let p = node.parent as usize;
+        if pruned[i] || node.tag == Tag::Text {
+            continue;
+        }
+        if discussion[p] {
+            discussion[i] = true;
+        } else if pats.discussion.is_match(dom.class_id(i as u32)) {
+            discussion[i] = true;
+            discussion_good += raw_good[i];
+        }
+    }
+    let is_discussion =
+        discussion_good >= 300 && (total_good - discussion_good.min(total_good)) < DISCUSSION_REST;
     for i in 1..n {
         let node = &dom.nodes[i];
         if pruned[node.parent as usize] {
@@ -150,6 +195,24 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
             continue;
         }
         if pruned[i] || node.tag == Tag::Text {
+            continue;
+        }
+        let ci = dom.class_id(i as u32);
+        let overlay = pats.overlay.is_match(ci);
+        // Author boxes (bio, contributor card, byline tooltip) go unless they
+        // hold most of the page's prose (an author's own page).
+        if pats.author.is_match(ci)
+            && !(raw_good[i] >= 300 && raw_good[i] * 2 >= total_good)
+            && !matches!(node.tag, Tag::Body | Tag::Html | Tag::Main | Tag::Article)
+        {
+            pruned[i] = true;
+            continue;
+        }
+        if overlay
+            && !pats.maybe.is_match(ci)
+            && !matches!(node.tag, Tag::Body | Tag::Html | Tag::Main | Tag::Article)
+        {
+            pruned[i] = true;
             continue;
         }
         // Whatever its tag or class says, an element holding most of the
@@ -179,7 +242,10 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         // (`jp-relatedposts` holds a heading and teasers).
         let prose = raw_good[i] >= 300 && raw_good[i] * 2 >= raw_len[i];
         let maybe = pats.maybe.is_match(ci);
-        pruned[i] = if pats.unlikely.is_match(ci) {
+        pruned[i] = if overlay
+            || pats.unlikely.is_match(ci)
+            || (!is_discussion && pats.discussion.is_match(ci))
+        {
             !(maybe && prose)
         } else {
             pats.weak.is_match(ci) && !maybe && !prose
@@ -494,6 +560,32 @@ fn text_mass(s: &Stat) -> f32 {
         - TEASER_WEIGHT * s.linked_headings as f32
 }
 
+/// The deepest element enclosing all `roots` (the root itself if one).
+fn common_ancestor(dom: &Dom, roots: &[u32]) -> u32 {
+    let chain = |mut x: u32| {
+        let mut v = Vec::new();
+        while x != NONE {
+            v.push(x);
+            x = dom.nodes[x as usize].parent;
+        }
+        v.reverse();
+        v
+    };
+    let Some(&first) = roots.first() else {
+        return NONE;
+    };
+    let mut common = chain(first);
+    for &r in &roots[1..] {
+        let c = chain(r);
+        let same = common.iter().zip(&c).take_while(|(a, b)| a == b).count();
+        common.truncate(same);
+    }
+    common.last().copied().unwrap_or(NONE)
+}
+
+/// Prose mass an enclosing block must add to replace the roots.
+const WIDEN_MARGIN: f32 = 100.0;
+
 /// Share of list-item prose not counted in [`text_mass`].
 const LIST_DISCOUNT: f32 = 0.5;
 
@@ -535,6 +627,34 @@ fn render_best(
         if b >= 200 && b * 2 >= roots_good * 3 && best_mass >= roots_mass * 1.5 {
             roots = vec![best];
         }
+    }
+    // An ancestor that adds more prose than noise holds the rest of the
+    // content (a lede or summary in a sibling block, sections in separate
+    // containers). Stricter than `text_mass`: list prose does not count and
+    // every byte of other text costs one byte of prose.
+    let strict = |s: &Stat| {
+        (s.good - s.list_good.min(s.good)) as f32
+            - (s.len - s.good.min(s.len)) as f32
+            - TEASER_WEIGHT * s.linked_headings as f32
+    };
+    let base: f32 = roots.iter().map(|&r| strict(&st[r as usize])).sum();
+    let mut anc = common_ancestor(dom, &roots);
+    let (mut wide, mut wide_mass) = (NONE, base + WIDEN_MARGIN);
+    while anc != NONE
+        && !matches!(
+            dom.nodes[anc as usize].tag,
+            Tag::Html | Tag::Body | Tag::Root
+        )
+    {
+        let m = strict(&st[anc as usize]);
+        if m >= wide_mass && (roots.len() > 1 || roots[0] != anc) {
+            wide = anc;
+            wide_mass = m;
+        }
+        anc = dom.nodes[anc as usize].parent;
+    }
+    if wide != NONE {
+        roots = vec![wide];
     }
     render(dom, pruned, st, &roots, title)
 }
