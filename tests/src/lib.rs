@@ -1,5 +1,8 @@
 //! Support for the workspace end-to-end tests (see `e2e/`): a gateway built
-//! from a [`World`](sgw_testkit::world::World) policy with its own store.
+//! from a [`World`](sgw_testkit::world::World) policy with its own store, and
+//! the [`calibration`] run behind `cargo xtask calibrate`.
+
+pub mod calibration;
 
 use search_gateway::{Gateway, OpenOptions, Policy, SearchRequest, SearchResult};
 use sgw_testkit::world::{PolicyOptions, World};

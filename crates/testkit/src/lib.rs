@@ -15,6 +15,7 @@ mod response;
 mod server;
 
 pub mod brave;
+pub mod calibration;
 pub mod feeds;
 pub mod opensearch;
 pub mod pages;

@@ -3,6 +3,7 @@
 mod support;
 
 mod bombs;
+mod calibration;
 mod content;
 mod faults;
 mod fetch_contract;
