@@ -3,3 +3,4 @@
 
 mod docs;
 mod scenarios;
+mod speed;

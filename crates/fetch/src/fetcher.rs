@@ -5,9 +5,9 @@ use bytes::Bytes;
 use futures::StreamExt;
 use http::HeaderMap;
 use http::header::{self, HeaderName, HeaderValue};
-use sgw_contract::{FailureCode, HttpValidators};
+use sgw_contract::{FailureCode, HostHealth, HostRest, HttpValidators};
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::time::Instant;
 use url::Url;
@@ -50,21 +50,112 @@ const PAGE_ACCEPT: &str =
     "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5";
 const API_ACCEPT: &str = "application/json,application/xml;q=0.9,*/*;q=0.5";
 
+/// A wait for response headers given up (by the first-byte timeout, the
+/// caller's deadline, or the caller no longer waiting) marks the host slow
+/// once it has lasted this long; a connect timeout always does.
+const SLOW_HOST_AFTER: Duration = Duration::from_millis(200);
+
 /// The shared HTTP client. Cheap to clone (an `Arc` inside); put one in
 /// `sgw_contract::Services` and let every provider use it.
+///
+/// Nothing is built until the first request needs it: the plain-HTTP client
+/// (no TLS roots), the HTTPS client (the system's roots, loaded once, only
+/// when an `https` URL is fetched) and the rate limiter. A gateway that
+/// answers from its cache never pays for them ([`Fetcher::is_idle`]).
 #[derive(Clone, Debug)]
 pub struct Fetcher {
     inner: Arc<Inner>,
 }
 
-#[derive(Debug)]
 struct Inner {
     cfg: FetchConfig,
-    client: reqwest::Client,
+    /// For `http` URLs: no TLS, so no root certificates are loaded.
+    http: OnceLock<Result<reqwest::Client, String>>,
+    /// For `https` URLs: the system's roots, loaded on first use.
+    https: OnceLock<Result<reqwest::Client, String>>,
     guard: Arc<Guard>,
-    politeness: Politeness,
+    politeness: OnceLock<Politeness>,
     robots: RobotsCache,
     agent: String,
+    /// Where slow hosts are reported and looked up (set by the gateway).
+    hosts: OnceLock<Arc<dyn HostHealth>>,
+}
+
+impl std::fmt::Debug for Inner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fetcher")
+            .field("cfg", &self.cfg)
+            .field("http_built", &self.http.get().is_some())
+            .field("https_built", &self.https.get().is_some())
+            .field("politeness", &self.politeness.get())
+            .field("host_health", &self.hosts.get().is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One wait for response headers from a host. Headers → the host answered;
+/// a timeout, or the wait dropped (the caller gave up) after
+/// [`SLOW_HOST_AFTER`] → the host timed out; any other failure → neither.
+struct HeaderWait {
+    hosts: Option<Arc<dyn HostHealth>>,
+    host: String,
+    since: Instant,
+    armed: bool,
+}
+
+impl HeaderWait {
+    fn new(fetcher: &Fetcher, host: &str) -> HeaderWait {
+        HeaderWait {
+            hosts: fetcher.inner.hosts.get().cloned(),
+            host: host.to_string(),
+            since: Instant::now(),
+            armed: true,
+        }
+    }
+
+    fn answered(mut self) {
+        self.armed = false;
+        if let Some(h) = &self.hosts {
+            h.answered(&self.host);
+        }
+    }
+
+    /// The connect timeout fired.
+    fn timed_out(mut self) {
+        self.armed = false;
+        if let Some(h) = &self.hosts {
+            h.timed_out(&self.host);
+        }
+    }
+
+    fn failed_otherwise(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for HeaderWait {
+    fn drop(&mut self) {
+        if self.armed
+            && let Some(h) = &self.hosts
+            && self.since.elapsed() >= SLOW_HOST_AFTER
+        {
+            tracing::debug!(host = %self.host, "request given up while waiting for headers: host marked slow");
+            h.timed_out(&self.host);
+        }
+    }
+}
+
+/// The refusal of a host that rests after timing out.
+fn resting_error(url: &Url, host: &str, rest: HostRest) -> FetchError {
+    FetchError::new(
+        rest.reason,
+        url,
+        format!(
+            "host {host} sent no response in time earlier; it rests {} s more (slow host, not contacted)",
+            rest.remaining.as_secs().max(1)
+        ),
+    )
+    .final_()
 }
 
 /// Joins an error and its sources into one line.
@@ -171,7 +262,90 @@ impl Fetcher {
             &cfg.allow_private_networks,
             &cfg.resolve,
         ));
-        let client = reqwest::Client::builder()
+        let agent = cfg.robots_agent();
+        Ok(Fetcher {
+            inner: Arc::new(Inner {
+                cfg,
+                http: OnceLock::new(),
+                https: OnceLock::new(),
+                guard,
+                politeness: OnceLock::new(),
+                robots: RobotsCache::default(),
+                agent,
+                hosts: OnceLock::new(),
+            }),
+        })
+    }
+
+    /// True while nothing has been built: no HTTP client, no TLS roots, no
+    /// rate limiter (e.g. after requests answered from the cache alone).
+    pub fn is_idle(&self) -> bool {
+        self.inner.http.get().is_none()
+            && self.inner.https.get().is_none()
+            && self.inner.politeness.get().is_none()
+    }
+
+    /// Reports slow hosts to `hosts` and refuses the hosts it says rest.
+    /// Set once (by the gateway that owns the suspensions); false when
+    /// already set.
+    pub fn set_host_health(&self, hosts: Arc<dyn HostHealth>) -> bool {
+        self.inner.hosts.set(hosts).is_ok()
+    }
+
+    /// The rest of `host`, if the host health says it rests.
+    fn host_rest(&self, host: &str) -> Option<HostRest> {
+        self.inner.hosts.get()?.resting(host)
+    }
+
+    fn politeness(&self) -> &Politeness {
+        self.inner
+            .politeness
+            .get_or_init(|| Politeness::new(&self.inner.cfg))
+    }
+
+    /// Awaits response headers from `host`, telling the host health how it
+    /// went: headers → answered; a connect timeout, or the wait dropped (by a
+    /// timeout or a caller that stopped waiting) → timed out; else neither.
+    async fn watch_headers(
+        &self,
+        host: &str,
+        send: impl Future<Output = reqwest::Result<reqwest::Response>>,
+    ) -> reqwest::Result<reqwest::Response> {
+        let wait = HeaderWait::new(self, host);
+        let result = send.await;
+        match &result {
+            Ok(_) => wait.answered(),
+            Err(e) if e.is_timeout() => wait.timed_out(),
+            Err(_) => wait.failed_otherwise(),
+        }
+        result
+    }
+
+    /// The client for `url`'s scheme, built on first use (else why it could not be).
+    fn client(&self, url: &Url) -> Result<&reqwest::Client, &str> {
+        let tls = url.scheme() == "https";
+        let cell = if tls {
+            &self.inner.https
+        } else {
+            &self.inner.http
+        };
+        cell.get_or_init(|| Self::build_client(&self.inner.cfg, &self.inner.guard, tls))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    fn build_client(
+        cfg: &FetchConfig,
+        guard: &Arc<Guard>,
+        tls: bool,
+    ) -> Result<reqwest::Client, String> {
+        let mut builder = reqwest::Client::builder();
+        if !tls {
+            // Plain HTTP only: an empty root store instead of the system's (an
+            // `https` URL never reaches this client).
+            builder = builder.tls_certs_only(Vec::<reqwest::Certificate>::new());
+        }
+        builder
             .user_agent(cfg.user_agent.clone())
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(cfg.timeouts.connect())
@@ -183,19 +357,7 @@ impl Fetcher {
             .pool_max_idle_per_host(cfg.per_host_concurrency.max(1) as usize)
             .tcp_nodelay(true)
             .build()
-            .map_err(|e| ConfigError::Client(error_chain(&e)))?;
-        let politeness = Politeness::new(&cfg);
-        let agent = cfg.robots_agent();
-        Ok(Fetcher {
-            inner: Arc::new(Inner {
-                cfg,
-                client,
-                guard,
-                politeness,
-                robots: RobotsCache::default(),
-                agent,
-            }),
-        })
+            .map_err(|e| error_chain(&e))
     }
 
     /// The configuration this fetcher runs with.
@@ -296,6 +458,9 @@ impl Fetcher {
                 .guard
                 .check_url(&url)
                 .map_err(|e| guard_error(&url, &e))?;
+            if let Some(rest) = self.host_rest(&host_key(&url)) {
+                return Err(resting_error(&url, &host_key(&url), rest));
+            }
             let mut crawl_delay = None;
             if req.kind == FetchKind::Page && cfg.robots.enabled {
                 let entry = self.robots_entry(&url, deadline).await?;
@@ -311,13 +476,20 @@ impl Fetcher {
             }
             let host = host_key(&url);
             let permit = self
-                .inner
-                .politeness
+                .politeness()
                 .acquire(&host, crawl_delay, deadline)
                 .await
                 .map_err(|w| wait_error(&url, w))?;
 
-            let mut rb = self.inner.client.get(url.clone()).header(
+            let client = self.client(&url).map_err(|e| {
+                FetchError::new(
+                    FailureCode::SearchProviderMisconfigured,
+                    &url,
+                    format!("the HTTP client could not be built: {e}"),
+                )
+                .final_()
+            })?;
+            let mut rb = client.get(url.clone()).header(
                 header::ACCEPT,
                 req.accept.unwrap_or(match req.kind {
                     FetchKind::Page => PAGE_ACCEPT,
@@ -355,7 +527,8 @@ impl Fetcher {
                 }
             }
             let first_byte = (Instant::now() + cfg.timeouts.first_byte()).min(deadline);
-            let resp = match tokio::time::timeout_at(first_byte, rb.send()).await {
+            let send = self.watch_headers(&host, rb.send());
+            let resp = match tokio::time::timeout_at(first_byte, send).await {
                 Err(_) => {
                     return Err(FetchError::new(
                         FailureCode::SearchProviderTimeout,
@@ -592,9 +765,16 @@ impl Fetcher {
             if let Err(e) = self.inner.guard.check_url(&target) {
                 return Rules::Refused(e.to_string());
             }
+            let client = match self.client(&target) {
+                Ok(c) => c,
+                Err(e) => {
+                    return Rules::DisallowAll {
+                        why: format!("the HTTP client could not be built: {e}"),
+                    };
+                }
+            };
             let permit = match self
-                .inner
-                .politeness
+                .politeness()
                 .acquire(&host_key(&target), None, deadline)
                 .await
             {
@@ -605,12 +785,14 @@ impl Fetcher {
                     };
                 }
             };
-            let send = self
-                .inner
-                .client
-                .get(target.clone())
-                .header(header::ACCEPT, "text/plain, */*;q=0.5")
-                .send();
+            let robots_host = host_key(&target);
+            let send = self.watch_headers(
+                &robots_host,
+                client
+                    .get(target.clone())
+                    .header(header::ACCEPT, "text/plain, */*;q=0.5")
+                    .send(),
+            );
             let resp = match tokio::time::timeout_at(
                 deadline.min(Instant::now() + cfg.timeouts.first_byte()),
                 send,

@@ -1,8 +1,14 @@
 //! Per-host politeness: a concurrency cap (semaphore per host), a token
 //! bucket (governor, keyed by host) and robots.txt `Crawl-delay` spacing.
 //! Every wait ends at the caller's deadline.
+//!
+//! The token bucket runs on the standard monotonic clock: no calibration at
+//! start-up (a TSC clock busy-loops to calibrate itself, which a short-lived
+//! `sgw` run cannot afford).
 
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::clock::{Clock, MonotonicClock};
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter};
 use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
@@ -21,8 +27,10 @@ pub(crate) enum Wait {
     Rate { wait: Duration, why: &'static str },
 }
 
+type HostLimiter = RateLimiter<String, DefaultKeyedStateStore<String>, MonotonicClock>;
+
 pub(crate) struct Politeness {
-    limiter: DefaultKeyedRateLimiter<String>,
+    limiter: HostLimiter,
     semaphores: Mutex<HashMap<String, Arc<Semaphore>>>,
     /// Earliest instant of the next request per host, under a crawl delay.
     next_slot: Mutex<HashMap<String, Instant>>,
@@ -45,7 +53,7 @@ impl Politeness {
             .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
             .allow_burst(burst);
         Politeness {
-            limiter: RateLimiter::keyed(quota),
+            limiter: RateLimiter::new(quota, DefaultKeyedStateStore::default(), MonotonicClock),
             semaphores: Mutex::new(HashMap::new()),
             next_slot: Mutex::new(HashMap::new()),
             concurrency: cfg.per_host_concurrency.max(1) as usize,
@@ -102,9 +110,7 @@ impl Politeness {
             match self.limiter.check_key(&host.to_string()) {
                 Ok(()) => break,
                 Err(not_until) => {
-                    let wait = not_until.wait_time_from(governor::clock::Clock::now(
-                        &governor::clock::DefaultClock::default(),
-                    ));
+                    let wait = not_until.wait_time_from(MonotonicClock.now());
                     let now = Instant::now();
                     if now + wait > deadline {
                         return Err(Wait::Rate {

@@ -55,7 +55,7 @@ struct Inner {
     scoring: Scoring,
     chain: Vec<(ChainStep, Vec<Arc<Bound>>)>,
     cache_providers: Vec<Arc<Bound>>,
-    suspensions: Suspensions,
+    suspensions: Arc<Suspensions>,
     sink: Option<Arc<dyn EvidenceSink>>,
     analyzer: Option<Arc<dyn TextAnalyzer>>,
     ledger: Option<Arc<dyn SuspensionLedger>>,
@@ -210,7 +210,7 @@ impl GatewayBuilder {
         let inner = Inner {
             planner: Planner::new(&self.policy),
             scoring: self.policy.scoring(),
-            suspensions: Suspensions::new(self.policy.suspension.clone()),
+            suspensions: Arc::new(Suspensions::new(self.policy.suspension.clone())),
             policy: self.policy,
             chain,
             cache_providers,
@@ -246,6 +246,27 @@ fn ms(d: Duration) -> u64 {
 impl Gateway {
     pub fn policy(&self) -> &Policy {
         &self.inner.policy
+    }
+
+    /// Where the network layer reports slow hosts and learns which rest
+    /// (`sgw_fetch::Fetcher::set_host_health`): a host that sent no response
+    /// in time rests on the policy's timeout back-off, in this gateway and,
+    /// through the ledger, in every run sharing the store.
+    pub fn host_health(&self) -> Arc<dyn sgw_contract::HostHealth> {
+        self.inner.suspensions.clone()
+    }
+
+    /// Writes the host rests decided since the last call to the ledger.
+    async fn save_host_rests(&self) {
+        let records = self.inner.suspensions.take_unsaved_hosts();
+        let Some(ledger) = &self.inner.ledger else {
+            return;
+        };
+        for record in records {
+            if let Err(e) = ledger.record_suspension(&record).await {
+                tracing::warn!(host = %record.provider, "could not keep the host's rest in the store: {e}");
+            }
+        }
     }
 
     /// The chain as built: each step with its provider instance names.
@@ -343,8 +364,28 @@ impl Gateway {
         let mut running: FuturesUnordered<BoxFuture<'static, Vec<ProviderRun>>> =
             FuturesUnordered::new();
         let mut running_steps: Vec<usize> = Vec::new();
+        // Patience (`execution.accept_after_ms`): once the answer so far is good
+        // enough, a better one is waited for until `accept_at` only.
+        let accept_after = inner
+            .policy
+            .execution
+            .accept_after_ms
+            .map(Duration::from_millis);
+        let accept_level = inner.policy.execution.accept_level;
+        let mut accept_at: Option<Instant> = None;
+        let mut accepted = false;
         loop {
             if run.reached_target() {
+                break;
+            }
+            if accept_at.is_none()
+                && let Some(after) = accept_after
+                && run.level().is_some_and(|l| l >= accept_level)
+            {
+                accept_at = Some(Instant::now() + after);
+            }
+            if accept_at.is_some_and(|at| at <= Instant::now()) {
+                accepted = true;
                 break;
             }
             if running.is_empty() {
@@ -364,12 +405,22 @@ impl Gateway {
                     _ => futures::future::pending::<()>().await,
                 }
             };
+            let accept_timer = async {
+                match accept_at {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => futures::future::pending::<()>().await,
+                }
+            };
             tokio::select! {
                 Some(runs) = running.next() => {
                     for r in runs {
                         running_steps.retain(|s| *s != r.step_index);
                         run.absorb(r);
                     }
+                }
+                _ = accept_timer => {
+                    accepted = true;
+                    break;
                 }
                 _ = hedge_timer => {
                     let i = steps[next];
@@ -396,16 +447,25 @@ impl Gateway {
         }
         drop(running);
         let reason = if run.reached_target() {
-            "target confidence reached"
+            "target confidence reached".to_string()
+        } else if accepted {
+            let after = ms(accept_after.unwrap_or_default());
+            run.notes.push(format!(
+                "answered with a {} answer after waiting {after} ms for a better one (execution.accept_after_ms)",
+                run.level().unwrap_or(accept_level)
+            ));
+            format!(
+                "skipped by deadline: execution.accept_after_ms ({after} ms) after a {accept_level} or better answer"
+            )
         } else {
-            "the overall deadline was reached"
+            "the overall deadline was reached".to_string()
         };
         for (i, (step, bound)) in inner.chain.iter().enumerate() {
             let pending = running_steps.contains(&i) || steps[next.min(steps.len())..].contains(&i);
             if pending {
                 for b in bound {
                     run.attempts
-                        .push(Attempt::skipped(step.as_str(), &b.name, reason));
+                        .push(Attempt::skipped(step.as_str(), &b.name, reason.as_str()));
                 }
             }
         }
@@ -444,6 +504,18 @@ impl Gateway {
         match ledger.active_suspensions(now).await {
             Ok(records) => {
                 for r in records {
+                    if let Some(host) = r.provider.strip_prefix(&sgw_contract::host_ledger_key(""))
+                    {
+                        let remaining =
+                            Duration::try_from(r.until.duration_since(now)).unwrap_or_default();
+                        self.inner.suspensions.adopt_host(
+                            host,
+                            remaining,
+                            r.reason,
+                            r.consecutive_timeouts,
+                        );
+                        continue;
+                    }
                     let Some(name) = r.provider.strip_prefix(&self.ledger_key("")) else {
                         continue;
                     };
@@ -779,12 +851,22 @@ impl Run {
                 .any(|a| a.step != first_name && a.outcome != AttemptOutcome::Skipped)
     }
 
+    /// The level of the answer so far (`None` before any evidence is used).
+    fn level(&self) -> Option<ConfidenceLevel> {
+        if self.used.is_empty() {
+            return None;
+        }
+        let t = self.gw.inner.policy.confidence_thresholds;
+        Some(ConfidenceLevel::from_score(self.score(), t.high, t.medium))
+    }
+
     fn reached_target(&self) -> bool {
         !self.used.is_empty() && self.score() >= self.gw.inner.policy.execution.target_confidence
     }
 
     async fn finish(mut self) -> SearchResult {
         let inner = self.gw.inner.clone();
+        self.gw.save_host_rests().await;
         for u in &mut self.used {
             if u.evidence.evidence_id.as_deref().is_none_or(str::is_empty) {
                 u.evidence.evidence_id = Some(format!("ev-{}", ulid::Ulid::new()));

@@ -234,6 +234,10 @@ pub async fn open_store(
 
 /// Builds a gateway from a loaded policy: network layer, evidence store,
 /// extractor and every provider bound in the policy.
+///
+/// Nothing is built that a request does not need: the network layer's HTTP
+/// clients, TLS roots and rate limiter wait for the first fetch (a search
+/// answered from the cache never builds them).
 pub async fn build(policy: Policy, options: OpenOptions) -> Result<Gateway, OpenError> {
     let file = policy
         .origin
@@ -242,12 +246,28 @@ pub async fn build(policy: Policy, options: OpenOptions) -> Result<Gateway, Open
         .unwrap_or_else(|| "policy".into());
     let fetch_config = network_config(&policy)?;
     let fetcher = Fetcher::new(fetch_config).map_err(|e| OpenError::Network {
-        file: file.clone(),
+        file,
         path: String::new(),
         message: e.to_string(),
     })?;
+    build_with_fetcher(policy, options, fetcher).await
+}
+
+/// [`build`] with a network layer of the caller's (e.g. to share one
+/// between gateways, or to watch it: [`Fetcher::is_idle`]). The gateway
+/// reports slow hosts to it and makes it refuse the hosts that rest.
+pub async fn build_with_fetcher(
+    policy: Policy,
+    options: OpenOptions,
+    fetcher: Fetcher,
+) -> Result<Gateway, OpenError> {
+    let file = policy
+        .origin
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "policy".into());
     let mut services = sgw_contract::Services::new();
-    services.insert(Arc::new(fetcher));
+    services.insert(Arc::new(fetcher.clone()));
     let mut builder = GatewayBuilder::new(policy.clone());
     if let Some(store) = open_store(&policy, &options).await? {
         let store = Arc::new(store);
@@ -256,11 +276,13 @@ pub async fn build(policy: Policy, options: OpenOptions) -> Result<Gateway, Open
         // engine also rests across separate runs and processes).
         builder = builder.sink(store.clone()).ledger(store);
     }
-    builder
+    let gateway = builder
         .services(services)
         .analyzer(Arc::new(ExtractAnalyzer))
         .build()
-        .map_err(|error| OpenError::Provider { file, error })
+        .map_err(|error| OpenError::Provider { file, error })?;
+    fetcher.set_host_health(gateway.host_health());
+    Ok(gateway)
 }
 
 /// Loads the policy at `path` and builds the gateway.

@@ -380,6 +380,13 @@ pub struct Execution {
     /// Start the next step when the current one has not finished after this long (off when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hedge_after_ms: Option<u64>,
+    /// Patience: once the answer so far reaches `accept_level`, wait at most this
+    /// long for a better one, then answer with what is there (off when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accept_after_ms: Option<u64>,
+    /// The level an answer must reach for `accept_after_ms` to start counting.
+    #[serde(default = "default_accept_level")]
+    pub accept_level: sgw_contract::ConfidenceLevel,
     /// At most this many sources in a result.
     #[serde(default = "default_max_sources")]
     pub max_sources: usize,
@@ -397,6 +404,8 @@ impl Default for Execution {
             deadline_ms: default_deadline_ms(),
             target_confidence: default_target(),
             hedge_after_ms: None,
+            accept_after_ms: None,
+            accept_level: default_accept_level(),
             max_sources: default_max_sources(),
             max_passages: default_max_passages(),
             relevance_threshold: default_relevance(),
@@ -409,6 +418,9 @@ fn default_deadline_ms() -> u64 {
 }
 fn default_target() -> f64 {
     0.85
+}
+fn default_accept_level() -> sgw_contract::ConfidenceLevel {
+    sgw_contract::ConfidenceLevel::Medium
 }
 fn default_max_sources() -> usize {
     8

@@ -246,6 +246,12 @@ pub(super) fn validate(
     if e.max_sources == 0 {
         err("execution.max_sources".into(), "must be above 0".into());
     }
+    if e.accept_after_ms.is_some_and(|a| a > MAX_DEADLINE_MS) {
+        err(
+            "execution.accept_after_ms".into(),
+            format!("is over the {MAX_DEADLINE_MS} ms (one day) limit"),
+        );
+    }
     if e.hedge_after_ms == Some(0) {
         err(
             "execution.hedge_after_ms".into(),
