@@ -24,12 +24,14 @@
 //! - years: the sentence names the question's year (+) or only other years
 //!   (−[`YEAR_CONFLICT`]); the page never names it (−[`YEAR_ABSENT`]).
 //! - temporal cues: `was`, `previously`, `before`, `up from X`, `from X to Y`
-//!   (X) mark an earlier value (−[`PAST`] unless the question asks for one);
+//!   (X) mark an earlier value (−[`PAST`] unless the question asks for one;
+//!   a bare `was` or `will` costs 40 % of it, `was` nothing when the question
+//!   names a year);
 //!   `by`, `rose`, `increase of` mark a change (−[`CHANGE`]); `to be
 //!   announced`, `not yet` mark no value (−[`ANNOUNCED`]).
 //! - kind: a bare year as a number (−[`YEAR_LIKE`]), a date after `updated` or
 //!   `published` (−[`ANNOUNCED`]), the start or end of a period as asked
-//!   (±[`ROLE`]), units the question names (±[`UNIT`]).
+//!   (+[`ROLE`], −2.5·[`ROLE`]), units the question names (+[`UNIT`], −2·[`UNIT`]).
 //! - `as_of`: a validity window read from the value's clause (`from 1 January
 //!   2026`, `until …`, `before`, `in 2025`) holding the date (+[`AS_OF_IN`]) or
 //!   not (−[`AS_OF_OUT`]).
@@ -42,7 +44,7 @@
 use crate::fields::{FieldKind, FieldSpec, RawValue, compile_pattern, raw_values};
 use crate::passages::{is_stop, tokenize};
 use crate::question::{
-    CONTRASTS, DateRole, FURNITURE_CUES, Question, UNITS, canonical, contrast_classes, date_role_of,
+    CONTRASTS, DateRole, FURNITURE_CUES, Question, UNITS, canonical, date_role_of,
 };
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
@@ -75,9 +77,9 @@ pub const COVERAGE: f64 = 0.70;
 pub const ABSENT_TERM: f64 = 0.10;
 pub const QUALIFIER_MATCH: f64 = 0.10;
 pub const QUALIFIER_CONFLICT: f64 = 0.35;
-pub const MODIFIER_MISMATCH: f64 = 0.15;
+pub const MODIFIER_MISMATCH: f64 = 0.20;
 pub const YEAR_MATCH: f64 = 0.05;
-pub const YEAR_CONFLICT: f64 = 0.30;
+pub const YEAR_CONFLICT: f64 = 0.40;
 pub const YEAR_ABSENT: f64 = 0.15;
 pub const PAST: f64 = 0.20;
 pub const CURRENT: f64 = 0.05;
@@ -290,7 +292,19 @@ pub fn field_candidates(
         let Ok(pattern) = compile_pattern(spec) else {
             continue;
         };
-        let raws = raw_values(&spec.kind, pattern.as_ref(), text);
+        let raws = match spec.kind {
+            FieldKind::Date => page
+                .dates
+                .iter()
+                .map(|(value, start, end)| RawValue {
+                    value: value.clone(),
+                    start: *start,
+                    end: *end,
+                    year_like: false,
+                })
+                .collect(),
+            _ => raw_values(&spec.kind, pattern.as_ref(), text),
+        };
         out.extend(page.judge(spec, raws, as_of));
     }
     out
@@ -840,14 +854,22 @@ impl<'a> Page<'a> {
         let n_terms = q.terms.len();
         let all = q.all_bits();
         let absent = (all & !self.doc_mask).count_ones() as usize;
-        let year_signal = if q.years.is_empty() {
+        // The question's year next to the value, else in its sentence (or context):
+        // named (+1), only other years named (-1), no year (0).
+        let year_fit = |years: &mut dyn Iterator<Item = i32>| -> i8 {
+            let mut other = false;
+            for y in years {
+                if q.years.contains(&y) {
+                    return 1;
+                }
+                other = true;
+            }
+            if other { -1 } else { 0 }
+        };
+        let sentence_year_signal = if q.years.is_empty() {
             0
-        } else if sentence_years.iter().any(|y| q.years.contains(y)) {
-            1
-        } else if !sentence_years.is_empty() {
-            -1
         } else {
-            0
+            year_fit(&mut sentence_years.iter().copied())
         };
         let year_absent =
             !q.years.is_empty() && !q.years.iter().any(|y| self.doc_years.contains(y));
@@ -935,6 +957,15 @@ impl<'a> Page<'a> {
                 score -= MODIFIER_MISMATCH;
                 signals.push("modifier-mismatch".into());
             }
+            let year_signal = match q.years.is_empty() {
+                true => 0,
+                false => {
+                    match year_fit(&mut attached[c].iter().filter_map(|&ti| self.toks[ti].year)) {
+                        0 => sentence_year_signal,
+                        s => s,
+                    }
+                }
+            };
             match year_signal {
                 1 => score += YEAR_MATCH,
                 -1 => {
@@ -972,11 +1003,18 @@ impl<'a> Page<'a> {
                         .first()
                         .is_some_and(|t| t.end <= n.start && n.start - t.end <= 2)
                 });
-                let current = matches!(p1, "to" | "now" | "currently") || p2 == "now";
+                let current = matches!(p1, "to" | "now" | "currently")
+                    || p2 == "now"
+                    || matches!(f1, "now" | "currently" | "today");
+                // "will rise to 22 %": a future value (weak, like "was": the date decides).
+                let future = before.contains(&"will");
                 let strong_before = before
                     .iter()
                     .any(|w| PAST_BEFORE.contains(w) && !WEAK_PAST.contains(w));
-                let weak = !current && before.iter().any(|w| WEAK_PAST.contains(w));
+                // "was" is how statistics of a named year are reported: weak, and not
+                // a cue at all when the question names the year.
+                let weak =
+                    !current && q.years.is_empty() && before.iter().any(|w| WEAK_PAST.contains(w));
                 let mut past = !current
                     && (strong_before
                         || matches!(p1, "than" | "against" | "versus" | "vs")
@@ -1017,6 +1055,9 @@ impl<'a> Page<'a> {
                     } else if weak {
                         score -= PAST * WEAK_PAST_SHARE;
                         signals.push("was".into());
+                    } else if future && as_of.is_none() {
+                        score -= PAST * WEAK_PAST_SHARE;
+                        signals.push("will".into());
                     } else if current {
                         score += CURRENT;
                     }
@@ -1097,7 +1138,7 @@ impl<'a> Page<'a> {
                 *score += ROLE;
                 signals.push("role-match".into());
             } else {
-                *score -= 1.5 * ROLE;
+                *score -= 2.5 * ROLE;
                 signals.push("role-mismatch".into());
             }
         }

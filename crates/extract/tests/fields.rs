@@ -336,3 +336,47 @@ mod question_aware {
         }
     }
 }
+
+mod question_aware_more {
+    use sgw_extract::{FieldKind, FieldSpec, field_candidates};
+
+    fn top(text: &str, query: &str, kind: FieldKind) -> String {
+        let c = field_candidates(
+            text,
+            query,
+            &[FieldSpec {
+                name: "f".into(),
+                kind,
+            }],
+            None,
+        );
+        assert!(!c.is_empty(), "no candidate for {query:?}");
+        c[0].value.clone()
+    }
+
+    #[test]
+    fn the_year_next_to_the_value_decides() {
+        let page = "In 2024 the unemployment rate was 5.8 %, in 2025 it was 6.1 %.";
+        assert_eq!(
+            top(page, "unemployment rate 2025", FieldKind::Percent),
+            "6.1"
+        );
+        assert_eq!(
+            top(page, "unemployment rate in 2024", FieldKind::Percent),
+            "5.8"
+        );
+    }
+
+    #[test]
+    fn start_and_end_of_a_period() {
+        let page = "Applications open on 1 March 2026 and close on 30 April 2026.";
+        assert_eq!(
+            top(page, "application deadline", FieldKind::Date),
+            "2026-04-30"
+        );
+        assert_eq!(
+            top(page, "When do applications open?", FieldKind::Date),
+            "2026-03-01"
+        );
+    }
+}
