@@ -34,11 +34,11 @@ fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| Patterns {
         unlikely: Regex::new(
-            r"breadcrumb|footer|legends|menu|related|rss|shoutbox|sidebar|social-(?:share|links|icons|media-links|follow|bar)|socials|follow-us|pagination|\bpager|subscribe|signup|share|sharing|recommend|author-(?:bio|box|profile|info|description)|about-(?:the-)?author|bio-?box|role-contentinfo|role-complementary|role-navigation|role-banner|upsell|cross-?sell|outbrain|taboola|\bnav|navbar|toolbar|skip-link|visually-hidden|sr-only|screen-reader|caption|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
+            r"breadcrumb|footer|legends|menu|related|rss|shoutbox|sidebar|social-(?:share|links|icons|media-links|follow|bar)|socials|follow-us|pagination|\bpager|subscribe|signup|share|sharing|recommend|author-(?:bio|box|profile|info|description)|about-(?:the-)?author|bio-?box|role-contentinfo|role-complementary|role-navigation|role-banner|upsell|cross-?sell|outbrain|taboola|nav(?:igation|bar)?\b|toolbar|skip-link|visually-hidden|sr-only|screen-reader|caption|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
         )
         .unwrap(),
         overlay: Regex::new(
-            r"cookie|consent|gdpr|popup|modal|newsletter|agegate|onetrust|didomi|usercentrics|cmplz",
+            r"cookie|consent|gdpr|popup|modal|dialog|newsletter|agegate|onetrust|didomi|usercentrics|cmplz|\blogin|\bsign-?in\b",
         )
         .unwrap(),
         author: Regex::new(r"author|contributor|\bbio\b|[-_]bio\b|biography").unwrap(),
@@ -168,6 +168,11 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
     }
     let total = raw_len[0].max(1);
     let total_good = raw_good[0];
+    let mut in_article = vec![false; n];
+    for i in 1..n {
+        let p = dom.nodes[i].parent as usize;
+        in_article[i] = in_article[p] || matches!(dom.nodes[p].tag, Tag::Article | Tag::Main);
+    }
     // Prose in comment-like blocks (outermost ones): when it is most of the
     // page's prose, the page is a discussion (forum thread, live ticker,
     // questions and answers) and the comments are its content.
@@ -220,7 +225,11 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         // a layout class such as `one-sidebar-second`, an `<aside>` misused
         // as the article column.
         let holds_prose = raw_good[i] >= 300 && raw_good[i] * 2 >= total_good;
-        if matches!(node.tag, Tag::Header | Tag::Footer | Tag::Nav | Tag::Aside) {
+        // The header of an article (title, lede, byline) is judged by its
+        // classes like any block; the page's header goes.
+        let article_header = node.tag == Tag::Header && in_article[i];
+        if !article_header && matches!(node.tag, Tag::Header | Tag::Footer | Tag::Nav | Tag::Aside)
+        {
             pruned[i] = !holds_prose;
             continue;
         }
@@ -679,6 +688,41 @@ fn is_teaser_list(s: &Stat) -> bool {
     s.linked_headings >= 3 && s.len / s.linked_headings < 400
 }
 
+/// A byline or dateline: "By Jane Roe", "Published 12 March 2021, 10:48",
+/// "Aktualisiert: 03.04.2020" (a short line that is a name after a byline
+/// word, or a date with at most a few other words).
+fn is_dateline(text: &str) -> bool {
+    static RE: OnceLock<(Regex, Regex)> = OnceLock::new();
+    let (lead, date) = RE.get_or_init(|| {
+        (
+            Regex::new(
+                r"(?i)^\s*(?:by|von|par|por|di|door|av|posted|published|updated|last updated|modified|written by|aktualisiert|veröffentlicht|erschienen|stand|geändert|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b",
+            )
+            .unwrap(),
+            Regex::new(
+                r"(?i)\b(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)?\d{2}|(?:19|20)\d{2}[./-]\d{1,2}[./-]\d{1,2}|\d{1,2}\.? [a-zäéû]{3,10}\.? (?:19|20)\d{2}|[a-z]{3,9}\.? \d{1,2},? (?:19|20)\d{2}|\d{1,2}:\d{2})\b",
+            )
+            .unwrap(),
+        )
+    });
+    let t = text.trim();
+    // An attribution ("— Name (@handle) October 9, 2018") belongs to a quote.
+    if t.is_empty() || t.len() >= 120 || t.starts_with(['—', '–', '-']) {
+        return false;
+    }
+    if lead.is_match(t) && t.split_whitespace().count() <= 12 {
+        return true;
+    }
+    if !date.is_match(t) {
+        return false;
+    }
+    let rest = date.replace_all(t, " ");
+    rest.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count()
+        <= 3
+}
+
 /// Short standalone lines that are interface labels, not content.
 fn is_label(text: &str) -> bool {
     let t = text
@@ -967,6 +1011,17 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
                 continue;
             }
             if node.tag.is_block() && st[id as usize].len <= 60 && is_label(&subtree_text(dom, id))
+            {
+                continue;
+            }
+            if node.tag.is_block()
+                && !node.tag.is_heading()
+                && !matches!(
+                    node.tag,
+                    Tag::Table | Tag::Tbody | Tag::Thead | Tag::Tr | Tag::Td | Tag::Th
+                )
+                && st[id as usize].len < 120
+                && is_dateline(&subtree_text(dom, id))
             {
                 continue;
             }
