@@ -326,7 +326,16 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
             .collect();
         let mut a = 0;
         while a < kids.len() {
-            let key = |c: u32| (dom.nodes[c as usize].tag, dom.class_id(c));
+            // Cards share a tag and their first class (ids and numbers
+            // aside: `post-123 category-x`).
+            let key = |c: u32| {
+                let first = dom.class_id(c).split_whitespace().next().unwrap_or("");
+                (
+                    dom.nodes[c as usize].tag,
+                    first
+                        .trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '_'),
+                )
+            };
             let mut b = a + 1;
             while b < kids.len() && key(kids[b]) == key(kids[a]) {
                 b += 1;
@@ -665,7 +674,94 @@ fn render_best(
     if wide != NONE {
         roots = vec![wide];
     }
+    let roots = with_scattered_prose(dom, pruned, st, roots);
     render(dom, pruned, st, &roots, title)
+}
+
+/// Paragraphs of the page's main region (`<main>`, `role=main`, the
+/// `<article>`) outside the chosen roots: product descriptions in tabs,
+/// recipe steps, a lede above the text column. Added in document order.
+fn with_scattered_prose(dom: &Dom, pruned: &[bool], st: &[Stat], roots: Vec<u32>) -> Vec<u32> {
+    let mut region = common_ancestor(dom, &roots);
+    while region != NONE {
+        let node = &dom.nodes[region as usize];
+        if matches!(node.tag, Tag::Main | Tag::Article) || node.body_hint {
+            break;
+        }
+        region = node.parent;
+    }
+    if region == NONE || roots.contains(&region) {
+        return roots;
+    }
+    let end = subtree_end(dom, region);
+    let mut out = Vec::new();
+    let mut i = region as usize + 1;
+    while i < end {
+        let node = &dom.nodes[i];
+        if pruned[i] || roots.contains(&(i as u32)) {
+            // Skip the whole subtree.
+            i = subtree_end(dom, i as u32);
+            continue;
+        }
+        let s = &st[i];
+        if node.tag.is_block()
+            && !node.tag.is_heading()
+            && node.tag != Tag::Text
+            && s.list_good == 0
+            && s.inline_len >= SCATTERED_PARAGRAPH
+            && s.inline_link * 4 < s.inline_len
+            && !in_teaser(dom, st, i as u32, region)
+        {
+            out.push(i as u32);
+            i = subtree_end(dom, i as u32);
+            continue;
+        }
+        i += 1;
+    }
+    if out.is_empty() {
+        return roots;
+    }
+    out.extend(roots);
+    out.sort_unstable();
+    out
+}
+
+/// Whether `id` sits in a small block with a linked heading (a teaser)
+/// below `region`.
+fn in_teaser(dom: &Dom, st: &[Stat], id: u32, region: u32) -> bool {
+    let mut x = dom.nodes[id as usize].parent;
+    while x != NONE && x != region {
+        let s = &st[x as usize];
+        if s.len >= 1500 {
+            return false;
+        }
+        if s.linked_headings > 0 {
+            return true;
+        }
+        x = dom.nodes[x as usize].parent;
+    }
+    false
+}
+
+/// Inline text of a paragraph outside the roots that joins them.
+const SCATTERED_PARAGRAPH: u32 = 100;
+
+/// One past the last node of `id`'s subtree (nodes are in document order).
+fn subtree_end(dom: &Dom, id: u32) -> usize {
+    let mut x = id;
+    loop {
+        let node = &dom.nodes[x as usize];
+        if node.next != NONE {
+            return node.next as usize;
+        }
+        if node.parent == NONE {
+            return dom.nodes.len();
+        }
+        x = node.parent;
+        if x == id {
+            return dom.nodes.len();
+        }
+    }
 }
 
 fn subtree_text(dom: &Dom, id: u32) -> String {
@@ -1028,7 +1124,10 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
             // A paragraph that is nothing but a link: a "read this too" line.
             if id != r && matches!(node.tag, Tag::P | Tag::H2 | Tag::H3 | Tag::H4) && {
                 let s = st[id as usize];
-                s.len > 0 && s.link_len * 10 >= s.len * 9 && s.len < 250
+                s.len > 0
+                    && s.link_len * 10 >= s.len * 9
+                    && s.len < 250
+                    && !(node.tag == Tag::P && s.len < 40)
             } {
                 continue;
             }
