@@ -34,7 +34,7 @@ fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| Patterns {
         unlikely: Regex::new(
-            r"breadcrumb|footer|legends|menu|related|rss|shoutbox|sidebar|social-(?:share|links|icons|media-links|follow|bar)|socials|follow-us|pagination|\bpager|subscribe|signup|share|sharing|recommend|author-(?:bio|box|profile|info|description)|about-(?:the-)?author|bio-?box|role-contentinfo|role-complementary|role-navigation|role-banner|upsell|cross-?sell|outbrain|taboola|nav(?:igation|bar)?\b|toolbar|skip-link|visually-hidden|sr-only|screen-reader|caption|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
+            r"breadcrumb|footer|legend|menu|related|rss|rating|copyright|credits\b|image-credit|photo-credit|image-source|disclaimer|affiliate|postmetadata|entry-meta|entry-utility|post-meta|article-meta|shoutbox|sidebar|social-(?:share|links|icons|media-links|follow|bar)|socials|follow-us|pagination|\bpager|subscribe|signup|share|sharing|recommend|author-(?:bio|box|profile|info|description)|about-(?:the-)?author|bio-?box|role-contentinfo|role-complementary|role-navigation|role-banner|upsell|cross-?sell|outbrain|taboola|nav(?:igation|bar)?\b|toolbar|skip-link|visually-hidden|sr-only|screen-reader|caption|most-read|mostread|trending|read-more|readmore|more-stories|recirc|print-only",
         )
         .unwrap(),
         overlay: Regex::new(
@@ -44,7 +44,7 @@ fn patterns() -> &'static Patterns {
         author: Regex::new(r"author|contributor|\bbio\b|[-_]bio\b|biography").unwrap(),
         discussion: Regex::new(r"comment|disqus|replies|respond").unwrap(),
         weak: Regex::new(
-            r"-ad-|\bads?\b|advert|ai2html|banner|combx|community|cover-wrap|extra|\bheader|remark|skyscraper|sponsor|supplemental|ad-break|promo|\bwidget|masthead|credit",
+            r"-ad-|\bads?\b|advert|ai2html|banner|combx|community|cover-wrap|extra|\bheader|remark|skyscraper|sponsor|supplemental|ad-break|promo|\bwidget|masthead|credit|teaser",
         )
         .unwrap(),
         maybe: Regex::new(r"\band\b|article|body|column|content|main|shadow|post|story|entry|text").unwrap(),
@@ -816,7 +816,7 @@ fn is_dateline(text: &str) -> bool {
     rest.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().any(char::is_alphabetic))
         .count()
-        <= 3
+        <= 1
 }
 
 /// Short standalone lines that are interface labels, not content.
@@ -1100,7 +1100,8 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
                     w.brk(1);
                     continue;
                 }
-                Tag::Hr | Tag::Img => continue,
+                // Form labels ("I agree…", "Rate this article") are interface.
+                Tag::Hr | Tag::Img | Tag::Label => continue,
                 _ => {}
             }
             if id != r && drop_conditionally(dom, st, id as usize, r as usize) {
