@@ -24,6 +24,8 @@ pub struct Args {
     #[arg(long, value_name = "DATE")]
     pub as_of: Option<String>,
     /// A typed field to fill: NAME:KIND with KIND date, number, money, percent or text=REGEX. Repeatable.
+    /// Each field gets its own value, confidence, level, support and competing values; the
+    /// answer's level is the lowest field's. Exit 2 when a requested field has no value.
     #[arg(long = "field", value_name = "NAME:KIND")]
     pub fields: Vec<String>,
     /// A domain to prefer (repeatable).
@@ -112,14 +114,47 @@ pub async fn run(args: Args) -> CliResult {
     } else {
         print!("{}", render(&result));
     }
-    Ok(if result.has_answer() {
+    Ok(exit_code(&result))
+}
+
+/// `base 0.950 (2 sources) + corroboration 0.030 + official 0.030 − CODE 0.250; cap 0.640 (ambiguous)`.
+fn breakdown_line(b: &search_gateway::contract::ScoreBreakdown) -> String {
+    let mut line = format!(
+        "base {:.3} ({} source{}) + corroboration {:.3} + official {:.3}",
+        b.base,
+        b.sources_counted.len(),
+        if b.sources_counted.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        b.corroboration_bonus,
+        b.official_bonus
+    );
+    for p in &b.penalties {
+        line.push_str(&format!(" − {} {:.3}", p.code, p.amount));
+    }
+    for c in &b.caps {
+        line.push_str(&format!("; cap {:.3} ({})", c.max, c.reason));
+    }
+    line.push_str(&format!(" = {:.3}", b.confidence));
+    line
+}
+
+/// The exit code of a result: 0 with an answer that fills every requested
+/// field, 2 without an answer or when a requested field has no value (the
+/// diagnosis is printed all the same).
+fn exit_code(r: &SearchResult) -> ExitCode {
+    let fields_filled = r.answer.fields.values().all(|f| f.value.is_some());
+    if r.has_answer() && fields_filled {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(2)
-    })
+    }
 }
 
-/// The human-readable report: answer, confidence, sources, codes, trace.
+/// The human-readable report: answer, per-field confidence with its score
+/// breakdown and competing values, sources, codes, trace.
 pub fn render(r: &SearchResult) -> String {
     use std::fmt::Write;
     let mut out = String::new();
@@ -136,13 +171,35 @@ pub fn render(r: &SearchResult) -> String {
             },
             if r.from_cache { ", from cache" } else { "" }
         );
+        if let Some(b) = r
+            .score_breakdown
+            .as_ref()
+            .filter(|_| r.answer.fields.is_empty())
+        {
+            let _ = writeln!(out, "  score: {}", breakdown_line(b));
+        }
         for (name, field) in &r.answer.fields {
             let value = field.value.as_deref().unwrap_or("(not found)");
-            let _ = writeln!(out, "  {name} = {value}   [{}]", field.sources.join(", "));
+            let _ = writeln!(
+                out,
+                "  {name} = {value}   {} {:.3}{}   supported by [{}]",
+                field.level,
+                field.confidence,
+                if field.ambiguous { ", AMBIGUOUS" } else { "" },
+                field.sources.join(", ")
+            );
+            if let Some(b) = &field.score_breakdown {
+                let _ = writeln!(out, "    score: {}", breakdown_line(b));
+            }
             for c in &field.competing {
+                let reason = c
+                    .reason
+                    .and_then(|r| serde_json::to_value(r).ok())
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_else(|| "competing".into());
                 let _ = writeln!(
                     out,
-                    "    competing: {} ({}) [{}]",
+                    "    competing: {} ({}, {reason}) [{}]",
                     c.value,
                     c.tier,
                     c.sources.join(", ")
@@ -173,9 +230,16 @@ pub fn render(r: &SearchResult) -> String {
     if !r.sources.is_empty() {
         let _ = writeln!(out, "\nSources");
         for s in &r.sources {
+            // A snippet is the engine's text about a page that was not read.
+            let about = s
+                .metadata
+                .get("about")
+                .and_then(|v| v.as_str())
+                .map(|a| format!("  (snippet about {a}, page not read)"))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  {:<22} {}  {}  {}",
+                "  {:<22} {}  {}  {}{about}",
                 s.tier.as_str(),
                 s.publisher.as_deref().unwrap_or("-"),
                 s.url,
