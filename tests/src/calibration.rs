@@ -91,6 +91,9 @@ pub struct Outcome {
     pub right: bool,
     /// Why it is wrong (empty when right).
     pub reason: String,
+    /// Whether a page stating the expected answer was read (fetched, readable);
+    /// `None` when no page states it. Tells retrieval misses from extraction misses.
+    pub answer_page_read: Option<bool>,
     pub conflict_expected: &'static str,
     pub conflict_raised: bool,
     pub human_expected: &'static str,
@@ -241,8 +244,13 @@ impl Report {
         if verbose {
             s.push_str("\nWrong answers:\n");
             for o in self.wrong() {
+                let read = match o.answer_page_read {
+                    Some(true) => "; an answer page was read",
+                    Some(false) => "; no answer page was read",
+                    None => "",
+                };
                 s.push_str(&format!(
-                    "  [{} {:.3}] {} ({}): {}\n      query {:?}{}; expected {}; got {}\n      ({})\n",
+                    "  [{} {:.3}] {} ({}): {}{read}\n      query {:?}{}; expected {}; got {}\n      ({})\n",
                     o.level,
                     o.confidence,
                     o.id,
@@ -489,6 +497,7 @@ fn blank(q: &Question) -> Outcome {
         expected: expected_text(q),
         right: false,
         reason: String::new(),
+        answer_page_read: None,
         conflict_expected: must_str(q.conflict),
         conflict_raised: false,
         human_expected: must_str(q.human),
@@ -557,12 +566,20 @@ fn grade(q: &Question, world: &CalibrationWorld, r: &SearchResult) -> Outcome {
     let human_raised = r.human_request_id.is_some()
         || r.failure_codes
             .contains(&FailureCode::HumanEvidenceRequired);
+    let answers = calibration::answer_pages(q);
+    let answer_page_read = (!answers.is_empty()).then(|| {
+        answers.iter().any(|(host, path)| {
+            world.web.hits(host, path) > 0
+                && world.readable(&world.url(host, path)) == Readable::Yes
+        })
+    });
     Outcome {
         level,
         confidence: r.confidence,
         value,
         right,
         reason,
+        answer_page_read,
         conflict_raised,
         human_raised,
         sources_cited: r.sources.len(),

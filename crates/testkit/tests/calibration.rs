@@ -43,63 +43,6 @@ fn the_world_has_enough_questions_over_every_family() {
     }
 }
 
-/// Surface forms a page may use for a normalized expected value.
-fn forms(value: &str) -> Vec<String> {
-    let mut out = vec![value.to_string()];
-    let amount = value.trim_end_matches(" EUR");
-    if let Some((y, rest)) = amount.split_once('-')
-        && let Some((m, d)) = rest.split_once('-')
-    {
-        const MONTHS: [&str; 12] = [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ];
-        let mi: usize = m.parse().unwrap();
-        let di: u32 = d.parse().unwrap();
-        out.push(format!("{d}.{m}.{y}"));
-        out.push(format!("{di} {} {y}", MONTHS[mi - 1]));
-        return out;
-    }
-    let n: f64 = amount.parse().unwrap();
-    out.push(amount.replace('.', ","));
-    for (unit, div) in [("billion", 1e9), ("million", 1e6)] {
-        if n >= div {
-            out.push(format!("{} {unit}", n / div));
-        }
-    }
-    if n >= 1000.0 && n.fract() == 0.0 {
-        let digits = format!("{}", n as u64);
-        let mut grouped = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                grouped.push('\u{1}');
-            }
-            grouped.push(c);
-        }
-        out.push(grouped.replace('\u{1}', ","));
-        out.push(grouped.replace('\u{1}', " "));
-    }
-    if amount.contains('.') {
-        out.push(
-            amount
-                .trim_end_matches('0')
-                .trim_end_matches('.')
-                .to_string(),
-        );
-    }
-    out
-}
-
 #[test]
 fn every_expected_value_is_stated_on_some_page() {
     let mut texts: Vec<String> = calibration::pages()
@@ -115,7 +58,7 @@ fn every_expected_value_is_stated_on_some_page() {
         match q.expect {
             Expect::Value(values) => {
                 for v in values {
-                    let f = forms(v);
+                    let f = calibration::surface_forms(v);
                     assert!(
                         texts
                             .iter()

@@ -492,3 +492,104 @@ impl Question {
         }
     }
 }
+
+/// Surface forms a page may use for a normalized expected value
+/// (`12570 EUR` → `12,570`, `2026-04-30` → `30.04.2026`, `30 April 2026`, …).
+pub fn surface_forms(value: &str) -> Vec<String> {
+    let mut out = vec![value.to_string()];
+    let amount = value.trim_end_matches(" EUR");
+    if let Some((y, rest)) = amount.split_once('-')
+        && let Some((m, d)) = rest.split_once('-')
+    {
+        const MONTHS: [&str; 12] = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        let (Ok(mi), Ok(di)) = (m.parse::<usize>(), d.parse::<u32>()) else {
+            return out;
+        };
+        out.push(format!("{d}.{m}.{y}"));
+        out.push(format!("{di} {} {y}", MONTHS[mi.clamp(1, 12) - 1]));
+        return out;
+    }
+    let Ok(n) = amount.parse::<f64>() else {
+        return out;
+    };
+    out.push(amount.to_string());
+    out.push(amount.replace('.', ","));
+    match amount.split_once('.') {
+        None => out.push(format!("{amount}.00")),
+        Some((_, frac)) if frac.len() == 1 => out.push(format!("{amount}0")),
+        _ => {}
+    }
+    for (unit, div) in [("billion", 1e9), ("million", 1e6)] {
+        if n >= div {
+            out.push(format!("{} {unit}", n / div));
+        }
+    }
+    if n >= 1000.0 && n.fract() == 0.0 {
+        let digits = format!("{}", n as u64);
+        let mut grouped = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                grouped.push('\u{1}');
+            }
+            grouped.push(c);
+        }
+        out.push(grouped.replace('\u{1}', ","));
+        out.push(grouped.replace('\u{1}', " "));
+    }
+    if amount.contains('.') {
+        out.push(
+            amount
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string(),
+        );
+    }
+    out
+}
+
+/// The world's pages whose text states one of the question's expected
+/// values (or phrases): where a reader could find the answer.
+pub fn answer_pages(q: &Question) -> Vec<(&'static str, &'static str)> {
+    let wanted: Vec<String> = match &q.expect {
+        Expect::Value(values) => values.iter().flat_map(|v| surface_forms(v)).collect(),
+        Expect::Passage(phrases) => phrases.iter().map(|p| p.to_string()).collect(),
+        Expect::NoAnswer => return Vec::new(),
+    };
+    pages()
+        .into_iter()
+        .filter(|p| {
+            let text = p.plain_text();
+            wanted.iter().any(|w| states(&text, w))
+        })
+        .map(|p| (p.host, p.path))
+        .collect()
+}
+
+/// `text` contains `form` as a whole number or phrase (not inside a longer number).
+fn states(text: &str, form: &str) -> bool {
+    text.match_indices(form).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = &text[i + form.len()..];
+        let mut rest = after.chars();
+        let next = rest.next();
+        let next2 = rest.next();
+        let digitish = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+        !digitish(before)
+            && !matches!(before, Some('.' | ','))
+            && !digitish(next)
+            && !(matches!(next, Some('.' | ',')) && digitish(next2))
+    })
+}
