@@ -587,9 +587,10 @@ fn states(text: &str, form: &str) -> bool {
         let next = rest.next();
         let next2 = rest.next();
         let digitish = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
-        !digitish(before)
-            && !matches!(before, Some('.' | ','))
-            && !digitish(next)
-            && !(matches!(next, Some('.' | ',')) && digitish(next2))
+        let inside_number = digitish(before)
+            || matches!(before, Some('.' | ','))
+            || digitish(next)
+            || (matches!(next, Some('.' | ',')) && digitish(next2));
+        !inside_number
     })
 }
