@@ -51,7 +51,8 @@ pub fn report(result: CliResult) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err}");
+            // Messages may quote what a website or a file said: terminal-safe.
+            eprintln!("error: {}", sgw_safeio::terminal_safe(&err.to_string()));
             ExitCode::from(err.code())
         }
     }

@@ -51,6 +51,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Run as the memory-limited PDF worker when started as one (see sgw_extract::pdf).
+    sgw_extract::worker_hook();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

@@ -104,20 +104,28 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// Maximum size of a gunzipped body (bomb guard).
 pub const MAX_GUNZIP: u64 = 64 << 20;
 
-/// If `bytes` is gzip, returns the decompressed bytes (at most [`MAX_GUNZIP`]);
-/// a truncated stream yields what could be decompressed.
-pub fn maybe_gunzip(bytes: &[u8]) -> Option<Vec<u8>> {
-    if bytes.len() < 10 || bytes[0] != 0x1f || bytes[1] != 0x8b {
-        return None;
+/// If `bytes` is gzip (magic `1f 8b`), the decompressed bytes: `Ok(None)`
+/// when it is not gzip; `Err` when the stream is corrupt or truncated, or
+/// inflates past [`MAX_GUNZIP`] — the same bytes the network layer refuses as
+/// a `Content-Encoding: gzip` body are refused here.
+pub fn gunzip(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
+    if bytes.len() < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b {
+        return Ok(None);
     }
     let mut out = Vec::new();
-    let mut dec = flate2::read::MultiGzDecoder::new(bytes).take(MAX_GUNZIP);
+    let mut dec = flate2::read::MultiGzDecoder::new(bytes).take(MAX_GUNZIP + 1);
     match dec.read_to_end(&mut out) {
-        Ok(_) => Some(out),
-        Err(e) if !out.is_empty() => {
-            tracing::debug!("gzip stream truncated: {e}");
-            Some(out)
-        }
-        Err(_) => None,
+        Ok(_) if out.len() as u64 > MAX_GUNZIP => Err(format!(
+            "gzip data inflates past the {} MiB limit",
+            MAX_GUNZIP >> 20
+        )),
+        Ok(_) => Ok(Some(out)),
+        Err(e) => Err(format!("corrupt or truncated gzip data: {e}")),
     }
+}
+
+/// [`gunzip`] for callers that treat a bad stream as "not gzip": the
+/// decompressed bytes, or `None` (not gzip, corrupt, truncated or too large).
+pub fn maybe_gunzip(bytes: &[u8]) -> Option<Vec<u8>> {
+    gunzip(bytes).ok().flatten()
 }

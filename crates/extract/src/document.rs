@@ -146,8 +146,21 @@ fn looks_like_json_feed(bytes: &[u8]) -> bool {
     String::from_utf8_lossy(head).contains("jsonfeed.org/version")
 }
 
-fn is_binary(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(1024)];
+/// True for bytes that are not text: a known binary magic number, many NUL
+/// bytes (but not UTF-16 with a BOM), or more than 2 % control bytes other
+/// than tab, line breaks, form feed and ESC in the first 8 KiB (random or
+/// compressed data has about 10 %; text in any charset has next to none).
+pub(crate) fn is_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    let utf16_bom = head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]);
+    let controls = head
+        .iter()
+        .filter(|&&b| matches!(b, 0x00..=0x08 | 0x0e..=0x1a | 0x1c..=0x1f | 0x7f))
+        .count();
+    if !utf16_bom && controls * 50 > head.len() {
+        return true;
+    }
+    let head = &head[..head.len().min(1024)];
     let magic: &[&[u8]] = &[
         b"\x89PNG",
         b"GIF8",
@@ -181,12 +194,21 @@ pub fn extract(
     url: Option<&Url>,
 ) -> Result<Document, ExtractError> {
     let url_s = url.map(Url::to_string);
-    let gunzipped = decode::maybe_gunzip(bytes);
+    let gunzipped = decode::gunzip(bytes).map_err(|what| ExtractError::Unsupported {
+        url: url_s.clone(),
+        what,
+    })?;
     let bytes = gunzipped.as_deref().unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ExtractError::Empty { url: url_s });
     }
     let kind = sniff_kind(bytes, content_type);
+    if kind != DocumentKind::Pdf && is_binary(bytes) {
+        return Err(ExtractError::Unsupported {
+            url: url_s,
+            what: "binary data (not text, HTML, feed or PDF)".into(),
+        });
+    }
     let charset = charset_param(content_type);
     match kind {
         DocumentKind::Html => {
@@ -204,12 +226,6 @@ pub fn extract(
             .map_err(|reason| ExtractError::Feed { url: url_s, reason }),
         DocumentKind::Pdf => pdf::extract_pdf(bytes, url),
         DocumentKind::Text | DocumentKind::Markdown | DocumentKind::Json => {
-            if is_binary(bytes) {
-                return Err(ExtractError::Unsupported {
-                    url: url_s,
-                    what: "binary data (not text, HTML, feed or PDF)".into(),
-                });
-            }
             let (text, enc) = decode::decode_html(bytes, charset);
             let text = text.replace("\r\n", "\n");
             let mut metadata = Metadata {

@@ -21,11 +21,14 @@ mod question;
 
 pub use candidates::{FieldCandidate, field_candidates};
 pub use date::{find_dates, normalize_date};
-pub use decode::{decode_html, maybe_gunzip, meta_charset};
+pub use decode::{decode_html, gunzip, maybe_gunzip, meta_charset};
 pub use document::{Document, DocumentKind, FeedEntry, Metadata, extract, sniff_kind};
 pub use error::ExtractError;
 pub use fields::{FieldKind, FieldSpec, FieldValue};
 pub use html::{looks_like_js_shell, visible_text_len};
 pub use passages::{Passage, tokenize};
-pub use pdf::{PDF_MAX_BYTES, PDF_MAX_PAGES, PDF_TIMEOUT};
+pub use pdf::{
+    PDF_MAX_BYTES, PDF_MAX_INFLATED, PDF_MAX_PAGES, PDF_MEMORY_BYTES, PDF_TIMEOUT, WORKER_ARG,
+    inflated_size, worker_hook,
+};
 pub use url::Url;

@@ -200,6 +200,14 @@ impl Default for RobotsConfig {
     }
 }
 
+/// The longest timeout or backoff a configuration may set (one day), in ms.
+const MAX_MS: u64 = 86_400_000;
+/// The largest body cap a configuration may set (512 MiB).
+const MAX_BYTES: u64 = 512 << 20;
+/// The slowest per-host rate (one request per 1000 s) and the fastest.
+const MIN_RPS: f64 = 0.001;
+const MAX_RPS: f64 = 10_000.0;
+
 /// The configuration is unusable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
@@ -233,34 +241,84 @@ impl FetchConfig {
                 "must be printable ASCII without control characters",
             ));
         }
-        if self.timeouts.connect_ms == 0 {
-            return Err(bad("timeouts.connect_ms", "must be > 0"));
-        }
-        if self.timeouts.first_byte_ms == 0 {
-            return Err(bad("timeouts.first_byte_ms", "must be > 0"));
-        }
-        if self.timeouts.total_ms == 0 {
-            return Err(bad("timeouts.total_ms", "must be > 0"));
-        }
-        if self.max_body_bytes == 0 {
-            return Err(bad("max_body_bytes", "must be > 0"));
-        }
-        if self.max_decompressed_bytes == 0 {
-            return Err(bad("max_decompressed_bytes", "must be > 0"));
-        }
+        // Every duration and size is range-checked here, before anything turns
+        // it into a `Duration`, an `Instant` or an allocation: a value that
+        // validates can never overflow later.
+        let in_range = |field: &'static str, v: u64, min: u64, max: u64, unit: &str| {
+            if v < min || v > max {
+                Err(bad(field, format!("{v} is outside {min}..={max} {unit}")))
+            } else {
+                Ok(())
+            }
+        };
+        in_range(
+            "timeouts.connect_ms",
+            self.timeouts.connect_ms,
+            1,
+            MAX_MS,
+            "ms",
+        )?;
+        in_range(
+            "timeouts.first_byte_ms",
+            self.timeouts.first_byte_ms,
+            1,
+            MAX_MS,
+            "ms",
+        )?;
+        in_range("timeouts.total_ms", self.timeouts.total_ms, 1, MAX_MS, "ms")?;
+        in_range("max_body_bytes", self.max_body_bytes, 1, MAX_BYTES, "bytes")?;
+        in_range(
+            "max_decompressed_bytes",
+            self.max_decompressed_bytes,
+            1,
+            MAX_BYTES,
+            "bytes",
+        )?;
+        in_range(
+            "max_redirects",
+            u64::from(self.max_redirects),
+            0,
+            50,
+            "hops",
+        )?;
         let rps = self.per_host_rate.requests_per_second;
-        if !(rps.is_finite() && rps > 0.0 && rps <= 1_000_000.0) {
+        if !(rps.is_finite() && (MIN_RPS..=MAX_RPS).contains(&rps)) {
             return Err(bad(
                 "per_host_rate.requests_per_second",
-                format!("must be > 0 and finite, got {rps}"),
+                format!(
+                    "{rps} is outside {MIN_RPS}..={MAX_RPS} (one request per 1000 s at the slowest)"
+                ),
             ));
         }
-        if self.per_host_rate.burst == 0 {
-            return Err(bad("per_host_rate.burst", "must be ≥ 1"));
-        }
-        if self.per_host_concurrency == 0 {
-            return Err(bad("per_host_concurrency", "must be ≥ 1"));
-        }
+        in_range(
+            "per_host_rate.burst",
+            u64::from(self.per_host_rate.burst),
+            1,
+            10_000,
+            "requests",
+        )?;
+        in_range(
+            "per_host_concurrency",
+            u64::from(self.per_host_concurrency),
+            1,
+            1_000,
+            "requests",
+        )?;
+        in_range("retries.max", u64::from(self.retries.max), 0, 20, "retries")?;
+        in_range(
+            "retries.base_backoff_ms",
+            self.retries.base_backoff_ms,
+            0,
+            MAX_MS,
+            "ms",
+        )?;
+        in_range(
+            "retries.max_backoff_ms",
+            self.retries.max_backoff_ms,
+            0,
+            MAX_MS,
+            "ms",
+        )?;
         if self.retries.max_backoff_ms < self.retries.base_backoff_ms {
             return Err(bad(
                 "retries.max_backoff_ms",
@@ -273,6 +331,27 @@ impl FetchConfig {
                 "must be > 0 (robots.txt is fetched once per origin per TTL)",
             ));
         }
+        in_range(
+            "robots.cache_ttl_secs",
+            self.robots.cache_ttl_secs,
+            0,
+            30 * 86_400,
+            "s",
+        )?;
+        in_range(
+            "robots.max_bytes",
+            self.robots.max_bytes,
+            1,
+            16 << 20,
+            "bytes",
+        )?;
+        in_range(
+            "robots.max_crawl_delay_secs",
+            self.robots.max_crawl_delay_secs,
+            0,
+            3_600,
+            "s",
+        )?;
         if let Some(agent) = &self.robots.agent
             && (agent.is_empty() || agent.contains(char::is_whitespace))
         {
@@ -378,5 +457,29 @@ mod tests {
             ..FetchConfig::default()
         };
         assert!(c.validate().unwrap_err().to_string().contains("user_agent"));
+    }
+
+    #[test]
+    fn values_that_would_overflow_later_are_refused() {
+        let cases: [(&str, fn(&mut FetchConfig)); 6] = [
+            ("per_host_rate.requests_per_second", |c| {
+                c.per_host_rate.requests_per_second = 1e-12
+            }),
+            ("per_host_rate.burst", |c| c.per_host_rate.burst = u32::MAX),
+            ("timeouts.total_ms", |c| c.timeouts.total_ms = u64::MAX),
+            ("retries.max_backoff_ms", |c| {
+                c.retries.max_backoff_ms = u64::MAX
+            }),
+            ("robots.max_crawl_delay_secs", |c| {
+                c.robots.max_crawl_delay_secs = u64::MAX
+            }),
+            ("max_body_bytes", |c| c.max_body_bytes = u64::MAX),
+        ];
+        for (field, set) in cases {
+            let mut c = FetchConfig::default();
+            set(&mut c);
+            let e = c.validate().unwrap_err().to_string();
+            assert!(e.contains(field), "{field}: {e}");
+        }
     }
 }

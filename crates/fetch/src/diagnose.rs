@@ -351,7 +351,7 @@ pub fn retry_after(h: &HeaderMap, now_unix: i64) -> Option<Duration> {
         return Some(Duration::from_secs(secs.min(DAY)));
     }
     let when = jiff::fmt::rfc2822::parse(v).ok()?.timestamp().as_second();
-    let delta = (when - now_unix).clamp(0, DAY as i64);
+    let delta = when.saturating_sub(now_unix).clamp(0, DAY as i64);
     Some(Duration::from_secs(delta as u64))
 }
 

@@ -407,7 +407,11 @@ impl Fetcher {
                     );
                     let wait = backoff.max(e.retry_after.unwrap_or_default());
                     let max_wait = Duration::from_millis(cfg.retries.max_backoff_ms);
-                    if wait > max_wait || Instant::now() + wait >= deadline {
+                    if wait > max_wait
+                        || Instant::now()
+                            .checked_add(wait)
+                            .is_none_or(|t| t >= deadline)
+                    {
                         tracing::debug!(url = %req.url, ?wait, "not retrying: the wait exceeds the backoff cap or the deadline");
                         return Err(e);
                     }
@@ -800,16 +804,22 @@ impl Fetcher {
             .await
             {
                 Err(_) => {
-                    return Rules::DisallowAll {
+                    return Rules::Unreachable {
+                        code: FailureCode::SearchProviderTimeout,
                         why: "timeout".into(),
                     };
                 }
                 Ok(Err(e)) => {
                     return match find_guard_error(&e) {
                         Some(g) if g.is_forbidden() => Rules::Refused(g.to_string()),
-                        _ => Rules::DisallowAll {
-                            why: error_chain(&e),
-                        },
+                        // DNS failure, refused connection: the origin is unreachable.
+                        _ => {
+                            let err = send_error(&target, &e);
+                            Rules::Unreachable {
+                                code: err.code,
+                                why: err.message,
+                            }
+                        }
                     };
                 }
                 Ok(Ok(r)) => r,

@@ -2,7 +2,10 @@
 //!
 //! RFC 9309 outcomes: 2xx → the file's rules (a file larger than
 //! `robots.max_bytes` is parsed up to the cap); 4xx (404 included) → allow
-//! all; 5xx, timeouts, unreachable → disallow all. Disallow-all outcomes are
+//! all; 5xx, timeouts, unreachable → disallow all (a 5xx is reported as
+//! `SOURCE_ROBOTS_DISALLOWED`; an unreachable origin as `SOURCE_UNREACHABLE`
+//! and a timeout as `SEARCH_PROVIDER_TIMEOUT`, so a DNS failure never reads as
+//! a robots.txt block). Disallow-all outcomes are
 //! cached for at most [`ERROR_TTL`], so one blip does not block a host for the
 //! full TTL.
 
@@ -25,6 +28,14 @@ pub(crate) enum Rules {
         why: String,
     },
     File(Box<texting_robots::Robot>),
+    /// robots.txt could not be fetched because the origin is unreachable (DNS
+    /// failure, refused connection, timeout): RFC 9309 says disallow all, and
+    /// the failure is reported as what it is (`SOURCE_UNREACHABLE` or a
+    /// timeout), not as a robots.txt block.
+    Unreachable {
+        code: FailureCode,
+        why: String,
+    },
     /// The SSRF guard refused the origin (or robots.txt's redirect target).
     Refused(String),
 }
@@ -36,6 +47,7 @@ impl std::fmt::Debug for Rules {
             Rules::DisallowAll { why } => write!(f, "DisallowAll({why})"),
             Rules::File(_) => f.write_str("File"),
             Rules::Refused(why) => write!(f, "Refused({why})"),
+            Rules::Unreachable { code, why } => write!(f, "Unreachable({code}: {why})"),
         }
     }
 }
@@ -51,7 +63,9 @@ pub(crate) struct Entry {
 impl Entry {
     pub(crate) fn new(rules: Rules, ttl: Duration) -> Entry {
         let ttl = match rules {
-            Rules::DisallowAll { .. } | Rules::Refused(_) => ttl.min(ERROR_TTL),
+            Rules::DisallowAll { .. } | Rules::Refused(_) | Rules::Unreachable { .. } => {
+                ttl.min(ERROR_TTL)
+            }
             _ => ttl,
         };
         Entry {
@@ -71,6 +85,10 @@ impl Entry {
         match &self.rules {
             Rules::AllowAll { .. } => Ok(()),
             Rules::Refused(why) => Err((FailureCode::SourceAddressForbidden, why.clone())),
+            Rules::Unreachable { code, why } => Err((
+                *code,
+                format!("robots.txt could not be fetched ({why}); the page was not requested"),
+            )),
             Rules::DisallowAll { why } => Err(disallowed(format!(
                 "robots.txt unavailable ({why}): treated as disallow-all (RFC 9309)"
             ))),
@@ -89,13 +107,24 @@ impl Entry {
     /// The `Crawl-delay` for our agent, clamped to `max`.
     pub(crate) fn crawl_delay(&self, max: Duration) -> Option<Duration> {
         match &self.rules {
-            Rules::File(robot) => robot
-                .delay
-                .filter(|d| d.is_finite() && *d > 0.0)
-                .map(|d| Duration::from_secs_f64(f64::from(d)).min(max)),
+            Rules::File(robot) => robot.delay.and_then(|d| clamp_secs(f64::from(d), max)),
             _ => None,
         }
     }
+}
+
+/// A number of seconds from outside (a robots.txt `Crawl-delay`) as a
+/// duration of at most `max`: the clamp is applied to the number *before* it
+/// becomes a `Duration`, so `1e23` or `18446744073709551615` cannot overflow
+/// the conversion. `None` for zero, negative or non-finite values.
+pub(crate) fn clamp_secs(secs: f64, max: Duration) -> Option<Duration> {
+    if !secs.is_finite() || secs <= 0.0 {
+        return None;
+    }
+    if secs >= max.as_secs_f64() {
+        return Some(max);
+    }
+    Duration::try_from_secs_f64(secs).ok().map(|d| d.min(max))
 }
 
 /// Parses a robots.txt body for `agent`. A file the parser rejects is
@@ -159,6 +188,37 @@ mod tests {
             e.crawl_delay(Duration::from_secs(1)),
             Some(Duration::from_secs(1))
         );
+    }
+
+    #[test]
+    fn huge_crawl_delays_clamp_without_overflow() {
+        for delay in [
+            "99999999999999999999999",
+            "18446744073709551615",
+            "1e19",
+            "3.4e38",
+            "inf",
+            "NaN",
+            "-5",
+            "0",
+        ] {
+            let body = format!("User-agent: *\nCrawl-delay: {delay}\nDisallow: /x\n");
+            let e = Entry::new(parse("Bot", body.as_bytes()), Duration::from_secs(60));
+            let d = e.crawl_delay(Duration::from_secs(30));
+            assert!(
+                d.is_none_or(|d| d <= Duration::from_secs(30)),
+                "{delay}: {d:?}"
+            );
+        }
+        assert_eq!(
+            clamp_secs(1e23, Duration::from_secs(30)),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            clamp_secs(0.5, Duration::from_secs(30)),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(clamp_secs(f64::NAN, Duration::from_secs(30)), None);
     }
 
     #[test]

@@ -320,6 +320,44 @@ impl Guard {
     }
 }
 
+/// Whether a person may be asked to open `url` in their own browser (a human
+/// evidence request): http(s), and a host that is neither an IP literal the
+/// guard refuses (private, loopback, link-local, metadata …) nor a
+/// special-use name that only resolves inside a network (`localhost`,
+/// `*.internal`, `*.local`, `*.home.arpa`, `*.lan`, `*.invalid`, a single
+/// label). A hostile search hit or redirect must never turn into a request
+/// that sends someone on the inside network to an internal address.
+pub fn human_may_open(url: &Url) -> bool {
+    if !matches!(url.scheme(), "http" | "https") {
+        return false;
+    }
+    match url.host() {
+        None => false,
+        Some(Host::Ipv4(a)) => refusal(IpAddr::V4(a)).is_none(),
+        Some(Host::Ipv6(a)) => refusal(IpAddr::V6(a)).is_none(),
+        Some(Host::Domain(d)) => {
+            let d = d.trim_end_matches('.').to_ascii_lowercase();
+            if let Ok(ip) = d.parse::<IpAddr>() {
+                return refusal(ip).is_none();
+            }
+            const SPECIAL: [&str; 8] = [
+                "localhost",
+                "internal",
+                "local",
+                "home.arpa",
+                "lan",
+                "invalid",
+                "intranet",
+                "corp",
+            ];
+            d.contains('.')
+                && !SPECIAL
+                    .iter()
+                    .any(|s| d == *s || d.ends_with(&format!(".{s}")))
+        }
+    }
+}
+
 /// The `reqwest` resolver that only ever yields vetted addresses.
 #[derive(Debug, Clone)]
 pub(crate) struct GuardedResolver(pub(crate) Arc<Guard>);

@@ -378,27 +378,38 @@ where
     match outcome {
         Ok(code) => code,
         Err(err) => {
-            let _ = writeln!(io.stderr, "research: error: {err}");
+            let _ = writeln!(
+                io.stderr,
+                "research: error: {}",
+                sgw_safeio::terminal_safe(&err.to_string())
+            );
             err.exit_code()
         }
     }
 }
 
+/// Human output: terminal-safe (a question, a title or a URL may carry
+/// control characters from a user or a website).
 fn out(io: &mut Io<'_>, text: &str) -> Result<()> {
+    out_raw(io, &sgw_safeio::terminal_safe(text))
+}
+
+fn out_raw(io: &mut Io<'_>, text: &str) -> Result<()> {
     io.stdout
         .write_all(text.as_bytes())
         .map_err(|e| Error::io("cannot write", std::path::Path::new("<stdout>"), e))
 }
 
+/// JSON output: serde already escapes control characters.
 fn out_json(io: &mut Io<'_>, value: &impl serde::Serialize) -> Result<()> {
     let mut text = serde_json::to_string_pretty(value)
         .map_err(|e| Error::Operational(format!("cannot encode JSON: {e}")))?;
     text.push('\n');
-    out(io, &text)
+    out_raw(io, &text)
 }
 
 fn note(io: &mut Io<'_>, text: &str) {
-    let _ = writeln!(io.stderr, "{text}");
+    let _ = writeln!(io.stderr, "{}", sgw_safeio::terminal_safe(text));
 }
 
 fn session_id(id: &str) -> Result<()> {
@@ -559,11 +570,9 @@ fn cmd_gates(
     let text = match a.record {
         Some(r) => r,
         None => {
-            let mut s = String::new();
-            io.stdin
-                .read_to_string(&mut s)
-                .map_err(|e| Error::io("cannot read", std::path::Path::new("<stdin>"), e))?;
-            s
+            let bytes = read_from(std::path::Path::new("-"), io)?;
+            String::from_utf8(bytes)
+                .map_err(|_| Error::Usage("gates --append: standard input is not UTF-8".into()))?
         }
     };
     let inputs = ops::parse_gate_inputs(&text)?;
@@ -889,31 +898,25 @@ fn cmd_search(
     Ok(0)
 }
 
+/// Reads `path` (`-`: standard input), at most [`MAX_FROM_BYTES`]; a path
+/// must name a regular file (a FIFO or a device is refused, never read).
 fn read_from(path: &std::path::Path, io: &mut Io<'_>) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
     let (shown, res) = if path.as_os_str() == "-" {
         (
             std::path::Path::new("<stdin>"),
-            io.stdin.take(MAX_FROM_BYTES + 1).read_to_end(&mut bytes),
+            sgw_safeio::read_capped(&mut *io.stdin, MAX_FROM_BYTES),
         )
     } else {
-        let file = std::fs::File::open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => {
-                Error::Usage(format!("--from {}: no such file", path.display()))
-            }
-            _ => Error::io("cannot read", path, e),
-        })?;
-        (path, file.take(MAX_FROM_BYTES + 1).read_to_end(&mut bytes))
+        (
+            path,
+            sgw_safeio::read_file(path, MAX_FROM_BYTES, sgw_safeio::Follow::Yes),
+        )
     };
-    res.map_err(|e| Error::io("cannot read", shown, e))?;
-    if bytes.len() as u64 > MAX_FROM_BYTES {
-        return Err(Error::Usage(format!(
-            "--from {}: larger than {} MiB",
-            shown.display(),
-            MAX_FROM_BYTES >> 20
-        )));
-    }
-    Ok(bytes)
+    res.map_err(|e| match e {
+        e if e.is_not_found() => Error::Usage(format!("{}: no such file", shown.display())),
+        sgw_safeio::ReadError::Io(e) => Error::io("cannot read", shown, e),
+        other => Error::Usage(format!("{}: {other}", shown.display())),
+    })
 }
 
 /// The extractor brief's return: one object, or an array of them.

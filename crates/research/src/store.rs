@@ -109,7 +109,9 @@ impl Store {
     /// The session directory, or `NotFound` when it does not exist.
     pub fn existing_session_dir(&self, id: &str) -> Result<PathBuf> {
         let dir = self.session_dir(id)?;
-        match fs::metadata(&dir) {
+        // symlink_metadata: a session directory that is a link (possibly out
+        // of the root) is not a session.
+        match fs::symlink_metadata(&dir) {
             Ok(m) if m.is_dir() => Ok(dir),
             Ok(_) => Err(Error::NotFound(format!("session {id} not found"))),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -210,6 +212,9 @@ impl Store {
     /// Read and validate every `findings/sq-N.json`, ordered by N.
     pub fn read_findings(&self, id: &str) -> Result<Vec<Finding>> {
         let dir = self.existing_session_dir(id)?.join(FINDINGS_DIR);
+        if fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir()) {
+            return Err(Error::malformed(&dir, "findings/ is not a directory"));
+        }
         let entries = match fs::read_dir(&dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -250,12 +255,11 @@ impl Store {
     /// The session's `answer.md`, if the workflow wrote one.
     pub fn read_answer(&self, id: &str) -> Result<Option<String>> {
         let path = self.existing_session_dir(id)?.join(ANSWER);
-        match fs::read(&path) {
-            Ok(bytes) => String::from_utf8(bytes)
+        match read_session_file(&path)? {
+            Some(bytes) => String::from_utf8(bytes)
                 .map(Some)
                 .map_err(|_| Error::malformed(&path, "not UTF-8")),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::io("cannot read", &path, e)),
+            None => Ok(None),
         }
     }
 
@@ -334,18 +338,27 @@ impl Store {
     pub fn transaction<T>(&self, id: &str, f: impl FnOnce(&mut Txn<'_>) -> Result<T>) -> Result<T> {
         let dir = self.existing_session_dir(id)?;
         let lock_path = dir.join(LOCK);
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| Error::io("cannot open lock", &lock_path, e))?;
+        // A regular file, not a link, opened without blocking: a FIFO or a
+        // device planted as `.lock` is an error, not a hang.
+        let lock = sgw_safeio::open_regular(
+            &lock_path,
+            OpenOptions::new().create(true).truncate(false).write(true),
+            sgw_safeio::Follow::No,
+        )
+        .map_err(|e| match e {
+            sgw_safeio::ReadError::Io(e) => Error::io("cannot open lock", &lock_path, e),
+            other => Error::malformed(&lock_path, other.to_string()),
+        })?;
         lock.lock()
             .map_err(|e| Error::io("cannot lock", &lock_path, e))?;
         // The lock may have been taken on a session that was pruned meanwhile.
         if !dir.exists() {
             return Err(Error::NotFound(format!("session {id} not found")));
         }
+        remove_stale_temp_files(&dir);
+        // Never append to a session `list` calls MALFORMED: every file must
+        // read and validate before anything is written.
+        self.load(id)?;
         let mut txn = Txn {
             store: self,
             id: id.to_string(),
@@ -527,15 +540,57 @@ impl Txn<'_> {
     }
 }
 
+/// The largest session file read (a manifest, a plan, a gate queue, a
+/// finding, `answer.md`): far above anything the CLI writes, far below what
+/// would hurt the machine.
+pub const MAX_ARTIFACT_BYTES: u64 = 16 << 20;
+
+/// Reads a session file: a regular file, not a symbolic link (so a session
+/// never reads outside the root), at most [`MAX_ARTIFACT_BYTES`]. A FIFO, a
+/// device or a link is a malformed session, not a hang or an endless read.
+fn read_session_file(path: &Path) -> Result<Option<Vec<u8>>> {
+    match sgw_safeio::read_file(path, MAX_ARTIFACT_BYTES, sgw_safeio::Follow::No) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(sgw_safeio::ReadError::Io(e)) => Err(Error::io("cannot read", path, e)),
+        // As reading a directory always was: an I/O failure (exit 3).
+        Err(sgw_safeio::ReadError::NotRegular { kind: "directory" }) => Err(Error::io(
+            "cannot read",
+            path,
+            io::Error::new(io::ErrorKind::IsADirectory, "is a directory"),
+        )),
+        Err(e) => Err(Error::malformed(path, e.to_string())),
+    }
+}
+
 fn read_artifact<T>(path: &Path, parse: impl FnOnce(&[u8]) -> Result<T, String>) -> Result<T> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(Error::malformed(path, "file is missing"));
-        }
-        Err(e) => return Err(Error::io("cannot read", path, e)),
+    let Some(bytes) = read_session_file(path)? else {
+        return Err(Error::malformed(path, "file is missing"));
     };
     parse(&bytes).map_err(|reason| Error::malformed(path, reason))
+}
+
+/// Removes the temp files of writers that died between writing and renaming
+/// (`.gates.json.tmp-<pid>-<ulid>`). Called with the session's writer lock
+/// held: every write into a session directory happens under that lock, so a
+/// temp file seen then belongs to no live writer.
+fn remove_stale_temp_files(dir: &Path) {
+    for d in [dir.to_path_buf(), dir.join(FINDINGS_DIR)] {
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_temp = name.starts_with('.') && name.contains(".tmp-");
+            if is_temp
+                && entry
+                    .file_type()
+                    .is_ok_and(|t| t.is_file() || t.is_symlink())
+            {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
 }
 
 fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {

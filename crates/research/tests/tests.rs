@@ -2,6 +2,7 @@
 
 mod cli;
 mod gateway;
+mod hostile;
 mod store;
 mod support;
 mod validate;

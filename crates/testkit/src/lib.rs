@@ -17,6 +17,7 @@ mod server;
 pub mod brave;
 pub mod calibration;
 pub mod feeds;
+pub mod hostile;
 pub mod opensearch;
 pub mod pages;
 pub mod pdf;

@@ -8,6 +8,8 @@ mod progress;
 mod research_backend;
 
 fn main() -> std::process::ExitCode {
+    // Run as the memory-limited PDF worker when started as one (see sgw_extract::pdf).
+    sgw_extract::worker_hook();
     progress::init_tracing(0);
     let code = match research_backend::GatewayBackend::new() {
         Ok(backend) => sgw_research::cli::main_with(Some(&backend)),

@@ -14,7 +14,6 @@ use crate::exit::{CliError, CliResult};
 use search_gateway::extract::Url;
 use search_gateway::store::{HumanRequest, RequestStatus};
 use sgw_provider_human_intake::ingest::{self, IngestError, Input};
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -302,17 +301,7 @@ fn cli_error(e: IngestError) -> CliError {
 }
 
 fn read_stdin() -> Result<String, CliError> {
-    let mut buf = Vec::new();
-    std::io::stdin()
-        .take(MAX_SUBMIT_BYTES + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| CliError::Io(format!("standard input: {e}")))?;
-    if buf.len() as u64 > MAX_SUBMIT_BYTES {
-        return Err(CliError::Usage(format!(
-            "standard input: more than the {} MiB limit",
-            MAX_SUBMIT_BYTES >> 20
-        )));
-    }
+    let buf = ingest::read_stdin(MAX_SUBMIT_BYTES).map_err(cli_error)?;
     String::from_utf8(buf)
         .map_err(|e| CliError::Usage(format!("standard input: not UTF-8 text: {e}")))
 }

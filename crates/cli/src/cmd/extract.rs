@@ -2,7 +2,7 @@
 
 use crate::exit::{CliError, CliResult};
 use std::fmt::Write as _;
-use std::io::{Read, Write as _};
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,19 +29,30 @@ pub struct Args {
     pub json: bool,
 }
 
+/// The most `sgw extract` reads: the PDF cap, the largest input any extractor takes.
+pub const MAX_INPUT_BYTES: u64 = sgw_extract::PDF_MAX_BYTES as u64;
+
 pub async fn run(args: Args) -> CliResult {
     let name = args.path.display().to_string();
-    let bytes = if name == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| CliError::Io(format!("cannot read standard input: {e}")))?;
-        buf
-    } else {
-        tokio::fs::read(&args.path)
-            .await
-            .map_err(|e| CliError::Io(format!("cannot read {name}: {e}")))?
-    };
+    // Bounded: standard input and files are read up to the cap of a fetched
+    // body; a path must name a regular file (not a FIFO or a device).
+    let path = args.path.clone();
+    let read = tokio::task::spawn_blocking(move || {
+        if path.as_os_str() == "-" {
+            sgw_safeio::read_capped(std::io::stdin().lock(), MAX_INPUT_BYTES)
+        } else {
+            sgw_safeio::read_file(&path, MAX_INPUT_BYTES, sgw_safeio::Follow::Yes)
+        }
+    })
+    .await
+    .map_err(|e| CliError::Io(format!("reader task failed: {e}")))?;
+    let shown = if name == "-" { "standard input" } else { &name };
+    let bytes = read.map_err(|e| match e {
+        sgw_safeio::ReadError::Io(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            CliError::Io(format!("cannot read {shown}: {e}"))
+        }
+        other => CliError::Usage(format!("{shown}: {other}")),
+    })?;
     let url = match &args.url {
         Some(u) => Some(
             sgw_extract::Url::parse(u)
@@ -81,7 +92,7 @@ pub async fn run(args: Args) -> CliResult {
         out = serde_json::to_string_pretty(&v)
             .map_err(|e| CliError::Io(format!("cannot encode JSON: {e}")))?;
         out.push('\n');
-        return emit(&out);
+        return emit(&out, false);
     }
     let mut show = |k: &str, v: Option<&str>| {
         if let Some(v) = v {
@@ -114,11 +125,17 @@ pub async fn run(args: Args) -> CliResult {
             );
         }
     }
-    emit(&out)
+    emit(&out, true)
 }
 
-/// Writes to stdout; a closed pipe (`| head`) is not an error.
-fn emit(out: &str) -> CliResult {
+/// Writes to stdout; a closed pipe (`| head`) is not an error. Human text is
+/// made terminal-safe first (JSON already escapes control characters).
+fn emit(out: &str, human: bool) -> CliResult {
+    let out = if human {
+        sgw_safeio::terminal_safe(out)
+    } else {
+        out.into()
+    };
     match std::io::stdout().lock().write_all(out.as_bytes()) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),

@@ -149,10 +149,18 @@ fn err_json(e: &FetchError) -> serde_json::Value {
     })
 }
 
+/// `println!` for human output: terminal-safe, since the URL, headers,
+/// message and text all come from the website.
+macro_rules! say {
+    ($($t:tt)*) => {
+        println!("{}", sgw_safeio::terminal_safe(&format!($($t)*)))
+    };
+}
+
 fn print_ok(r: &FetchResponse, lines: usize) {
-    println!("URL            {}", r.url);
-    println!("Classification OK");
-    println!(
+    say!("URL            {}", r.url);
+    say!("Classification OK");
+    say!(
         "Status         {}{}",
         r.status,
         if r.not_modified {
@@ -161,13 +169,13 @@ fn print_ok(r: &FetchResponse, lines: usize) {
             ""
         }
     );
-    println!(
+    say!(
         "Time           {} ms ({} attempt{})",
         ms(r.elapsed),
         r.attempts,
         if r.attempts == 1 { "" } else { "s" }
     );
-    println!(
+    say!(
         "Content-Type   {}{}",
         r.content_type,
         if r.content_type_sniffed {
@@ -176,48 +184,48 @@ fn print_ok(r: &FetchResponse, lines: usize) {
             ""
         }
     );
-    println!("Charset        {}", r.charset.as_deref().unwrap_or("-"));
-    println!("Bytes          {}", r.body.len());
-    println!("Final URL      {}", r.final_url);
+    say!("Charset        {}", r.charset.as_deref().unwrap_or("-"));
+    say!("Bytes          {}", r.body.len());
+    say!("Final URL      {}", r.final_url);
     if r.redirects.is_empty() {
-        println!("Redirects      none");
+        say!("Redirects      none");
     } else {
-        println!("Redirects      {}", r.redirects.len());
+        say!("Redirects      {}", r.redirects.len());
         for u in &r.redirects {
-            println!("  → {u}");
+            say!("  → {u}");
         }
     }
     if let Some(etag) = &r.validators.etag {
-        println!("ETag           {etag}");
+        say!("ETag           {etag}");
     }
     if let Some(lm) = &r.validators.last_modified {
-        println!("Last-Modified  {lm}");
+        say!("Last-Modified  {lm}");
     }
     let head = head_lines(r.text(), lines);
     if !head.is_empty() {
-        println!("--- text (first {} lines) ---", head.len());
+        say!("--- text (first {} lines) ---", head.len());
         for l in head {
-            println!("{l}");
+            say!("{l}");
         }
     }
 }
 
 fn print_err(e: &FetchError) {
-    println!("URL            {}", e.url);
-    println!("Classification {}", e.code);
-    println!(
+    say!("URL            {}", e.url);
+    say!("Classification {}", e.code);
+    say!(
         "Status         {}",
         e.http_status
             .map_or_else(|| "-".to_string(), |s| s.to_string())
     );
-    println!("Message        {}", e.message);
-    println!(
+    say!("Message        {}", e.message);
+    say!(
         "Time           {} ms ({} attempt{})",
         ms(e.elapsed),
         e.attempts,
         if e.attempts == 1 { "" } else { "s" }
     );
-    println!(
+    say!(
         "Temporary      {}",
         if e.is_temporary() {
             "yes (retrying later may help)"
@@ -226,10 +234,10 @@ fn print_err(e: &FetchError) {
         }
     );
     if let Some(ra) = e.retry_after {
-        println!("Retry-After    {} s", ra.as_secs());
+        say!("Retry-After    {} s", ra.as_secs());
     }
     for (k, v) in &e.headers_of_interest {
-        println!("  {k}: {v}");
+        say!("  {k}: {v}");
     }
 }
 

@@ -56,10 +56,11 @@ impl Args {
             })?);
         }
         for f in &self.fields {
-            request.fields.push(
-                f.parse::<FieldSpec>()
-                    .map_err(|e| CliError::Usage(e.to_string()))?,
-            );
+            let spec = f
+                .parse::<FieldSpec>()
+                .map_err(|e| CliError::Usage(e.to_string()))?;
+            crate::cmd::check_field_pattern(&spec)?;
+            request.fields.push(spec);
         }
         request.hints.domains = self.domains.clone();
         for u in &self.urls {
@@ -112,7 +113,7 @@ pub async fn run(args: Args) -> CliResult {
             serde_json::to_string_pretty(&result).map_err(|e| CliError::Io(e.to_string()))?
         );
     } else {
-        print!("{}", render(&result));
+        print!("{}", sgw_safeio::terminal_safe(&render(&result)));
     }
     Ok(exit_code(&result))
 }

@@ -142,10 +142,11 @@ impl Policy {
             ));
         }
         let policy: Policy = serde_path_to_error::deserialize(&value).map_err(|e| {
-            let path = e.path().to_string();
+            let message = e.inner().to_string();
+            let path = name_unknown_keys(&value, &e.path().to_string(), &message);
             let path = if path == "." { None } else { Some(path) };
             let line = path.as_deref().and_then(|p| locate(text, p));
-            PolicyErrors::one(file, path, line, e.into_inner().to_string())
+            PolicyErrors::one(file, path, line, message)
         })?;
         let warnings = super::validate::validate(&policy, kinds).map_err(|errors| {
             PolicyErrors(
@@ -199,54 +200,165 @@ fn line_in_message(message: &str) -> Option<usize> {
         .ok()
 }
 
+/// serde_path_to_error writes `?` for a map key it could not capture (keys
+/// that are enums: chain steps, tiers, failure codes). Puts the key back by
+/// walking the parsed document: the key whose subtree holds the rest of the
+/// path (or, for the last segment, the key the message names).
+fn name_unknown_keys(value: &serde_json::Value, path: &str, message: &str) -> String {
+    if !path.contains('?') {
+        return path.to_string();
+    }
+    let segments = split_path(path);
+    let mut out = String::new();
+    let mut node = Some(value);
+    for (i, segment) in segments.iter().enumerate() {
+        let key = match segment {
+            Segment::Index(n) => {
+                out.push_str(&format!("[{n}]"));
+                node = node.and_then(|v| v.get(n));
+                continue;
+            }
+            Segment::Key(k) if k != "?" => k.clone(),
+            Segment::Key(_) => {
+                let map = node.and_then(serde_json::Value::as_object);
+                let rest = &segments[i + 1..];
+                map.and_then(|m| {
+                    m.keys()
+                        .find(|k| {
+                            if rest.is_empty() {
+                                message.contains(&format!("`{k}`"))
+                            } else {
+                                holds(&m[k.as_str()], rest)
+                            }
+                        })
+                        // an unknown field: the last key of the path is the typo itself,
+                        // present in the document; a missing one: its parent is.
+                        .or_else(|| {
+                            m.keys().find(|k| {
+                                !rest.is_empty() && holds(&m[k.as_str()], &rest[..rest.len() - 1])
+                            })
+                        })
+                        .or_else(|| (m.len() == 1).then(|| m.keys().next()).flatten())
+                        .cloned()
+                })
+                .unwrap_or_else(|| "?".into())
+            }
+        };
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(&key);
+        node = node.and_then(|v| v.get(&key));
+    }
+    out
+}
+
+/// Whether `value` has the path `rest` (a `?` matches any key).
+fn holds(value: &serde_json::Value, rest: &[Segment]) -> bool {
+    let Some((first, tail)) = rest.split_first() else {
+        return true;
+    };
+    match first {
+        Segment::Key(k) if k == "?" => value
+            .as_object()
+            .is_some_and(|m| m.values().any(|v| holds(v, tail))),
+        Segment::Key(k) => value.get(k).is_some_and(|v| holds(v, tail)),
+        Segment::Index(n) => value.get(n).is_some_and(|v| holds(v, tail)),
+    }
+}
+
 /// Best-effort line of a `a.b[2].c` path in block-style YAML: walks the keys
-/// at increasing indentation. `None` when the layout is not recognised.
+/// at increasing indentation. A key containing dots (`sources.irs.gov`) is
+/// matched whole; quoted keys are recognised. When a segment cannot be found
+/// (flow style `[a, b]`, a missing key), the line of the deepest segment found
+/// is returned, so every error under a key that is in the file gets a line.
 pub(crate) fn locate(text: &str, path: &str) -> Option<usize> {
     let lines: Vec<&str> = text.lines().collect();
+    let segments = split_path(path);
     let mut from = 0usize;
     let mut min_indent = 0usize;
     let mut found = None;
-    for segment in split_path(path) {
-        match segment {
-            Segment::Key(key) => {
-                let (i, indent) = (from..lines.len()).find_map(|i| {
-                    let line = lines[i];
-                    let stripped = line.trim_start();
-                    let trimmed = stripped.trim_start_matches("- ");
-                    // the column where the key starts (after a list dash)
-                    let indent = line.len() - trimmed.len();
-                    let key_matches = trimmed
-                        .strip_prefix(key.as_str())
-                        .is_some_and(|r| r.trim_start().starts_with(':'))
-                        || trimmed
-                            .strip_prefix(&format!("\"{key}\""))
-                            .is_some_and(|r| r.trim_start().starts_with(':'));
-                    (indent >= min_indent && key_matches).then_some((i, indent))
-                })?;
+    let mut s = 0;
+    while s < segments.len() {
+        match &segments[s] {
+            Segment::Key(_) => {
+                // Try the key alone, then joined with the following keys (a key with dots).
+                let mut hit = None;
+                let mut key = String::new();
+                for (j, seg) in segments.iter().enumerate().skip(s) {
+                    let Segment::Key(k) = seg else { break };
+                    if j > s {
+                        key.push('.');
+                    }
+                    key.push_str(k);
+                    if let Some(h) = find_key(&lines, from, min_indent, &key) {
+                        hit = Some((h, j));
+                        break;
+                    }
+                }
+                let Some(((i, indent), last)) = hit else {
+                    return found;
+                };
                 found = Some(i + 1);
                 from = i + 1;
                 min_indent = indent + 1;
+                s = last + 1;
             }
             Segment::Index(n) => {
                 let mut seen = 0;
-                let (i, indent) = (from..lines.len()).find_map(|i| {
-                    let line = lines[i];
-                    let indent = line.len() - line.trim_start().len();
-                    if indent + 1 >= min_indent && line.trim_start().starts_with('-') {
-                        if seen == n {
-                            return Some((i, indent));
+                let hit = (from..lines.len())
+                    .take_while(|i| {
+                        // stay inside the parent: stop at a sibling key of it
+                        let line = lines[*i];
+                        let trimmed = line.trim_start();
+                        let indent = line.len() - trimmed.len();
+                        trimmed.is_empty()
+                            || trimmed.starts_with('#')
+                            || indent >= min_indent
+                            || (trimmed.starts_with('-') && indent + 1 >= min_indent)
+                    })
+                    .find_map(|i| {
+                        let line = lines[i];
+                        let indent = line.len() - line.trim_start().len();
+                        if indent + 1 >= min_indent && line.trim_start().starts_with('-') {
+                            if seen == *n {
+                                return Some((i, indent));
+                            }
+                            seen += 1;
                         }
-                        seen += 1;
-                    }
-                    None
-                })?;
+                        None
+                    });
+                let Some((i, indent)) = hit else {
+                    return found;
+                };
                 found = Some(i + 1);
                 from = i;
                 min_indent = indent + 2;
+                s += 1;
             }
         }
     }
     found
+}
+
+/// The line index and key column of `key:` at or below `min_indent`, from line `from`.
+fn find_key(lines: &[&str], from: usize, min_indent: usize, key: &str) -> Option<(usize, usize)> {
+    (from..lines.len()).find_map(|i| {
+        let line = lines[i];
+        let stripped = line.trim_start();
+        let trimmed = stripped.trim_start_matches("- ");
+        // the column where the key starts (after a list dash)
+        let indent = line.len() - trimmed.len();
+        let colon_after = |r: &str| r.trim_start().starts_with(':');
+        let key_matches = trimmed.strip_prefix(key).is_some_and(colon_after)
+            || trimmed
+                .strip_prefix(&format!("\"{key}\""))
+                .is_some_and(colon_after)
+            || trimmed
+                .strip_prefix(&format!("'{key}'"))
+                .is_some_and(colon_after);
+        (indent >= min_indent && key_matches).then_some((i, indent))
+    })
 }
 
 enum Segment {

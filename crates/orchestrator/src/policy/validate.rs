@@ -17,6 +17,59 @@ impl fmt::Display for Warning {
     }
 }
 
+/// The longest suspension a policy may set (30 days): longer values would
+/// overflow the clock arithmetic of the suspension ledger, and no engine needs
+/// more.
+pub const MAX_SUSPENSION_SECS: u64 = 30 * 86_400;
+/// The longest deadline or timeout a policy may set (one day).
+pub const MAX_DEADLINE_MS: u64 = 86_400_000;
+
+/// `network:` checked by the network layer itself: its schema (unknown keys,
+/// types, CIDR and IP syntax) and its value ranges, with `network.` paths.
+fn network(policy: &Policy, err: &mut impl FnMut(String, String)) {
+    let Some(value) = &policy.network else {
+        return;
+    };
+    match serde_path_to_error::deserialize::<_, sgw_fetch::FetchConfig>(value) {
+        Err(e) => {
+            let path = e.path().to_string();
+            let path = if path == "." {
+                "network".to_string()
+            } else {
+                format!("network.{path}")
+            };
+            err(path, e.into_inner().to_string());
+        }
+        Ok(cfg) => {
+            if let Err(sgw_fetch::ConfigError::Invalid { field, message }) = cfg.validate() {
+                err(format!("network.{field}"), message);
+            }
+        }
+    }
+}
+
+/// `store.url`: a file path, `sqlite:…`, `postgres://…` or `postgresql://…`
+/// (what the evidence store opens), checked here so `sgw policy check`
+/// refuses what would fail at run time.
+fn store_url(url: &str, err: &mut impl FnMut(String, String)) {
+    const SUPPORTED: &str = "a file path, sqlite:PATH, postgres://… or postgresql://…";
+    if url.trim().is_empty() {
+        err(
+            "store.url".into(),
+            format!("must not be empty (use {SUPPORTED})"),
+        );
+        return;
+    }
+    if let Some((scheme, _)) = url.split_once("://")
+        && !["sqlite", "postgres", "postgresql"].contains(&scheme.to_ascii_lowercase().as_str())
+    {
+        err(
+            "store.url".into(),
+            format!("unsupported scheme `{scheme}` (supported: {SUPPORTED})"),
+        );
+    }
+}
+
 fn unit(x: f64) -> bool {
     x.is_finite() && (0.0..=1.0).contains(&x)
 }
@@ -148,6 +201,15 @@ pub(super) fn validate(
             if spec.timeout_ms == 0 {
                 err(format!("{path}.timeout_ms"), "must be above 0".into());
             }
+            if spec.timeout_ms > MAX_DEADLINE_MS {
+                err(
+                    format!("{path}.timeout_ms"),
+                    format!(
+                        "{} is over the {MAX_DEADLINE_MS} ms (one day) limit",
+                        spec.timeout_ms
+                    ),
+                );
+            }
             if let Some(rl) = spec.rate_limit
                 && (rl.per_minute == 0 || rl.burst == 0)
             {
@@ -227,9 +289,41 @@ pub(super) fn validate(
             "need 0 < initial_secs <= max_secs".into(),
         );
     }
+    if b.max_secs > MAX_SUSPENSION_SECS {
+        err(
+            "suspension.timeout_backoff.max_secs".into(),
+            format!(
+                "{} is over the {MAX_SUSPENSION_SECS} s (30 days) limit",
+                b.max_secs
+            ),
+        );
+    }
+    for (code, secs) in &policy.suspension.durations_secs {
+        if *secs > MAX_SUSPENSION_SECS {
+            err(
+                format!("suspension.durations_secs.{code}"),
+                format!("{secs} is over the {MAX_SUSPENSION_SECS} s (30 days) limit"),
+            );
+        }
+    }
     let e = &policy.execution;
     if e.deadline_ms == 0 {
         err("execution.deadline_ms".into(), "must be above 0".into());
+    }
+    if e.deadline_ms > MAX_DEADLINE_MS {
+        err(
+            "execution.deadline_ms".into(),
+            format!(
+                "{} is over the {MAX_DEADLINE_MS} ms (one day) limit",
+                e.deadline_ms
+            ),
+        );
+    }
+    if e.hedge_after_ms.is_some_and(|h| h > MAX_DEADLINE_MS) {
+        err(
+            "execution.hedge_after_ms".into(),
+            format!("is over the {MAX_DEADLINE_MS} ms (one day) limit"),
+        );
     }
     if !unit(e.target_confidence) {
         err(
@@ -257,6 +351,10 @@ pub(super) fn validate(
             "execution.hedge_after_ms".into(),
             "must be above 0 (leave it out to turn hedging off)".into(),
         );
+    }
+    network(policy, &mut err);
+    if let Some(store) = &policy.store {
+        store_url(&store.url, &mut err);
     }
     if errors.is_empty() {
         Ok(warnings)

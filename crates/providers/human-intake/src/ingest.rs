@@ -24,7 +24,6 @@ use sgw_contract::{Evidence, FailureCode, Passage, SourceTier};
 use sgw_extract::{Document, DocumentKind};
 use sgw_fetch::{FetchRequest, Fetcher};
 use sgw_store::Submission;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use url::Url;
@@ -319,30 +318,28 @@ fn read_file(path: &Path, max: u64) -> Result<Vec<u8>, IngestError> {
         | std::io::ErrorKind::InvalidFilename => IngestError::Usage(format!("{name}: {e}")),
         _ => IngestError::Io(format!("{name}: {e}")),
     };
-    let meta = std::fs::metadata(path).map_err(file_error)?;
-    if !meta.is_file() {
-        return Err(IngestError::Usage(format!("{name}: not a regular file")));
-    }
-    if meta.len() > max {
-        return Err(IngestError::Usage(format!(
-            "{name}: {} bytes is over the {} MiB submission limit",
-            meta.len(),
-            max >> 20
-        )));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .map_err(file_error)?
-        .take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| IngestError::Io(format!("{name}: {e}")))?;
-    if bytes.len() as u64 > max {
-        return Err(IngestError::Usage(format!(
+    // One bounded reader for every binary: regular files only (a FIFO
+    // cannot hang the open), never more than `max` bytes.
+    sgw_safeio::read_file(path, max, sgw_safeio::Follow::Yes).map_err(|e| match e {
+        sgw_safeio::ReadError::Io(e) => file_error(e),
+        sgw_safeio::ReadError::TooLarge { .. } => IngestError::Usage(format!(
             "{name}: over the {} MiB submission limit",
             max >> 20
-        )));
-    }
-    Ok(bytes)
+        )),
+        other => IngestError::Usage(format!("{name}: {other}")),
+    })
+}
+
+/// Reads standard input, at most `max` bytes (`evidence submit --text -`,
+/// `research gates --resolve --text -`).
+pub fn read_stdin(max: u64) -> Result<Vec<u8>, IngestError> {
+    sgw_safeio::read_capped(std::io::stdin().lock(), max).map_err(|e| match e {
+        sgw_safeio::ReadError::Io(e) => IngestError::Io(format!("standard input: {e}")),
+        _ => IngestError::Usage(format!(
+            "standard input is over the {} MiB submission limit",
+            max >> 20
+        )),
+    })
 }
 
 async fn file_evidence(path: &Path, options: &Options) -> Result<Submission, IngestError> {

@@ -122,14 +122,18 @@ pub fn blocked_urls(attempts: &[Attempt], include_other: bool) -> Vec<BlockedUrl
             continue;
         }
         let gate = GateType::from_failure_code(code);
+        // Never ask a person to open a URL the gateway did not reach at a
+        // public address: refused by the SSRF guard, unreachable (DNS failure,
+        // refused connection), or an internal address or name.
         let skip = matches!(
             code,
             FailureCode::EvidenceCacheMiss
                 | FailureCode::EvidenceCacheStale
                 | FailureCode::HumanEvidenceRequired
                 | FailureCode::SourceAddressForbidden
+                | FailureCode::SourceUnreachable
                 | FailureCode::SearchProviderMisconfigured
-        );
+        ) || !sgw_fetch::human_may_open(&url);
         if skip || (gate == GateType::Other && !include_other) {
             continue;
         }

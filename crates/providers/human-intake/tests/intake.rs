@@ -225,3 +225,35 @@ async fn without_a_store_the_need_is_still_reported() {
             .any(|n| n.contains("https://a.example/x"))
     );
 }
+
+/// A hostile search hit or redirect to an internal address must never become
+/// a request asking a person on the inside network to open it.
+#[test]
+fn internal_or_unresolved_urls_are_never_handed_to_a_person() {
+    let attempts = vec![
+        failed(
+            "http://metadata.google.internal/computeMetadata/v1/",
+            FailureCode::SourceRobotsDisallowed,
+        ),
+        failed("http://gone.example/x", FailureCode::SourceUnreachable),
+        failed(
+            "http://169.254.169.254/latest/",
+            FailureCode::SearchProviderCaptcha,
+        ),
+        failed("http://10.0.0.5/admin", FailureCode::SourceLoginRequired),
+        failed("http://[::1]/", FailureCode::SourceBlockedByCdn),
+        failed(
+            "http://localhost:8080/",
+            FailureCode::SourceRobotsDisallowed,
+        ),
+        failed("http://printer/", FailureCode::SearchProviderTimeout),
+        failed("http://nas.local/", FailureCode::SourceRobotsDisallowed),
+        failed(
+            "https://public.example/page",
+            FailureCode::SourceRobotsDisallowed,
+        ),
+    ];
+    let blocked = blocked_urls(&attempts, true);
+    let urls: Vec<&str> = blocked.iter().map(|b| b.url.as_str()).collect();
+    assert_eq!(urls, vec!["https://public.example/page"]);
+}

@@ -1,0 +1,149 @@
+//! Hostile inputs, generated (never committed as binaries): what an attacker
+//! would serve or hand over to crash, hang or exhaust the gateway. Each
+//! builder is small and deterministic; tests serve them from a [`SimWeb`]
+//! host or write them to a temporary file.
+//!
+//! [`SimWeb`]: crate::SimWeb
+
+use std::io::Write;
+
+/// A robots.txt whose `Crawl-delay` is `value` verbatim (e.g.
+/// `99999999999999999999999`, `18446744073709551615`, `1e19`, `NaN`).
+pub fn robots_crawl_delay(value: &str) -> String {
+    format!("User-agent: *\nCrawl-delay: {value}\nDisallow: /private\n")
+}
+
+/// Text that drives a terminal if printed raw: an OSC 0 window title, an OSC
+/// 52 clipboard write, a screen clear, the alternate screen, a carriage
+/// return that overwrites the line, a C1 CSI and a right-to-left override.
+pub const TERMINAL_ESCAPES: &str = "\u{1b}]0;pwned-title\u{7}\u{1b}]52;c;cm0gLXJmIH4=\u{7}\u{1b}[2J\u{1b}[?1049h\rFAKE OK\u{9b}31m\u{202e}txt.exe";
+
+/// An HTML page whose title, text and metadata carry [`TERMINAL_ESCAPES`].
+pub fn escape_page() -> String {
+    let e = TERMINAL_ESCAPES;
+    format!(
+        "<!doctype html><html><head><title>Title {e} end</title>\
+         <meta name=\"author\" content=\"Author {e}\"></head><body><article>\
+         <h1>Heading {e}</h1><p>The rate is 4.5 percent {e} and this paragraph has enough \
+         words to be read as the main content of the page by the extractor.</p>\
+         <p>A second paragraph {e} about the rate, again with enough words to count as text.</p>\
+         </article></body></html>"
+    )
+}
+
+/// `len` pseudo-random bytes (xorshift, fixed seed): binary data that is not
+/// any known format.
+pub fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// gzip of `data`.
+pub fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(data).expect("gzip into memory");
+    z.finish().expect("gzip into memory")
+}
+
+/// A gzip stream cut in half: a download that stopped.
+pub fn truncated_gzip() -> Vec<u8> {
+    let text = "A page of text. ".repeat(4096);
+    let mut g = gzip(text.as_bytes());
+    g.truncate(g.len() / 2);
+    g
+}
+
+/// A gzip header followed by bytes that are not deflate data.
+pub fn corrupt_gzip() -> Vec<u8> {
+    let mut g = gzip(b"hello hello hello hello");
+    for b in g.iter_mut().skip(10).take(8) {
+        *b = 0xff;
+    }
+    g
+}
+
+/// A one-page PDF whose content stream is `ops` repeated `times` times,
+/// Flate-compressed: small on disk, huge once inflated and parsed (each
+/// `0 0 m ` becomes an operation object in the parser). `times` of a few
+/// million gives a PDF of a few hundred KiB that inflates to tens of MiB and
+/// needs gigabytes in an unbounded parser.
+pub fn pdf_inflation_bomb(ops: &str, times: usize) -> Vec<u8> {
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    let chunk = ops.repeat(4096);
+    let mut left = times;
+    while left > 0 {
+        let n = left.min(4096);
+        z.write_all(&chunk.as_bytes()[..n * ops.len()])
+            .expect("zlib into memory");
+        left -= n;
+    }
+    let stream = z.finish().expect("zlib into memory");
+    pdf_with_stream(b"/Filter /FlateDecode", &stream)
+}
+
+/// A valid one-page PDF (checked `xref` offsets) whose page content is the
+/// stream `data` with the extra dictionary entries `dict` (e.g. a filter).
+pub fn pdf_with_stream(dict: &[u8], data: &[u8]) -> Vec<u8> {
+    let mut objects: Vec<Vec<u8>> = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_vec(),
+    ];
+    let mut content = format!("<< /Length {} ", data.len()).into_bytes();
+    content.extend_from_slice(dict);
+    content.extend_from_slice(b" >>\nstream\n");
+    content.extend_from_slice(data);
+    content.extend_from_slice(b"\nendstream");
+    objects.push(content);
+    objects.push(
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+            .to_vec(),
+    );
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        pdf.extend_from_slice(o);
+        pdf.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for off in offsets {
+        pdf.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    pdf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builders_are_what_they_say() {
+        assert!(robots_crawl_delay("1e19").contains("Crawl-delay: 1e19\n"));
+        assert!(escape_page().contains('\u{1b}'));
+        assert_eq!(random_bytes(64, 7), random_bytes(64, 7));
+        assert_eq!(&truncated_gzip()[..2], b"\x1f\x8b");
+        assert_eq!(&corrupt_gzip()[..2], b"\x1f\x8b");
+        let bomb = pdf_inflation_bomb("0 0 m ", 100_000);
+        assert!(bomb.starts_with(b"%PDF-1.4"));
+        assert!(bomb.len() < 20_000, "{}", bomb.len());
+    }
+}
