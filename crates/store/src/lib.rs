@@ -13,4 +13,4 @@ pub use model::{
     NewHumanRequest, PurgeReport, RequestStatus, Screenshot, StalenessRules, StoreStats,
     StoredEvidence, Submission, TopicStats, is_evidence_id, new_evidence_id, new_request_id,
 };
-pub use store::{MAX_SCREENSHOT_BYTES, MAX_TEXT_BYTES, Store};
+pub use store::{CacheCursor, CachePage, MAX_SCREENSHOT_BYTES, MAX_TEXT_BYTES, Store};

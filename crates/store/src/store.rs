@@ -46,6 +46,21 @@ const CACHE_COLS: &str = "normalized_query, topic_type, jurisdiction_or_scope, e
 const REQUEST_COLS: &str = "id, status, normalized_query, topic_type, jurisdiction_or_scope, \
     effective_date, query, attempts, blocked, created_at_ms, resolved_at_ms, evidence_id";
 
+/// Where a [`CachePage`] ends: the last entry's place in the list order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheCursor {
+    pub refreshed_at_ms: i64,
+    pub key: CacheKey,
+}
+
+/// One page of cache entries ([`Store::list_page`]).
+#[derive(Debug, Clone)]
+pub struct CachePage {
+    pub entries: Vec<CacheEntrySummary>,
+    /// Where the next page starts; `None` on the last page.
+    pub next: Option<CacheCursor>,
+}
+
 const KEY_MATCH: &str = "normalized_query = $1 AND topic_type = $2 AND jurisdiction_or_scope = $3 AND effective_date = $4";
 
 impl Store {
@@ -377,21 +392,79 @@ impl Store {
     }
 
     /// Cache entries matching `filter` (all when `None`), most recently
-    /// refreshed first, with staleness judged at `now`.
+    /// refreshed first, with staleness judged at `now`. Loads every match:
+    /// prefer [`Store::list_page`] where the store may be large.
     pub async fn list(
         &self,
         filter: Option<&CacheFilter>,
         now: Timestamp,
+    ) -> Result<Vec<CacheEntrySummary>, StoreError> {
+        self.list_query(filter, now, None, None).await
+    }
+
+    /// One page of [`Store::list`]: at most `limit` entries (at least 1)
+    /// after `after` (the previous page's [`CachePage::next`]; `None` for the
+    /// first page). Keyset paging on the list order, so each page costs the
+    /// same however deep it is and entries written meanwhile never repeat one.
+    pub async fn list_page(
+        &self,
+        filter: Option<&CacheFilter>,
+        now: Timestamp,
+        after: Option<&CacheCursor>,
+        limit: usize,
+    ) -> Result<CachePage, StoreError> {
+        let limit = limit.max(1);
+        let mut entries = self.list_query(filter, now, after, Some(limit + 1)).await?;
+        let next = if entries.len() > limit {
+            entries.truncate(limit);
+            entries.last().map(|e| CacheCursor {
+                refreshed_at_ms: e.refreshed_at.as_millisecond(),
+                key: e.key.clone(),
+            })
+        } else {
+            None
+        };
+        Ok(CachePage { entries, next })
+    }
+
+    async fn list_query(
+        &self,
+        filter: Option<&CacheFilter>,
+        now: Timestamp,
+        after: Option<&CacheCursor>,
+        limit: Option<usize>,
     ) -> Result<Vec<CacheEntrySummary>, StoreError> {
         let (cond, mut a) = match filter {
             Some(f) => f.sql(now, 2),
             None => (String::new(), Vec::new()),
         };
         a.insert(0, Arg::from(now.as_millisecond()));
-        let where_ = if cond.is_empty() {
+        let mut conds: Vec<String> = Vec::new();
+        if !cond.is_empty() {
+            conds.push(cond);
+        }
+        if let Some(c) = after {
+            let n = a.len() + 1;
+            conds.push(format!(
+                "(refreshed_at_ms < ${n} OR (refreshed_at_ms = ${n} AND \
+                 (normalized_query, topic_type, jurisdiction_or_scope, effective_date) > \
+                 (${}, ${}, ${}, ${})))",
+                n + 1,
+                n + 2,
+                n + 3,
+                n + 4
+            ));
+            a.push(Arg::from(c.refreshed_at_ms));
+            a.extend(key_args(&c.key));
+        }
+        let where_ = if conds.is_empty() {
             String::new()
         } else {
-            format!("WHERE {cond}")
+            format!("WHERE {}", conds.join(" AND "))
+        };
+        let limit = match limit {
+            Some(l) => format!(" LIMIT {}", l.min(i64::MAX as usize)),
+            None => String::new(),
         };
         let mut tx = self.pool.read().await?;
         let rows = tx
@@ -402,7 +475,7 @@ impl Store {
                      confidence, created_at_ms, refreshed_at_ms, stale_after_ms, \
                      CAST(CASE WHEN stale_after_ms <= $1 THEN 1 ELSE 0 END AS BIGINT) AS stale \
                      FROM cache_entries {where_} \
-                     ORDER BY refreshed_at_ms DESC, normalized_query, topic_type, jurisdiction_or_scope, effective_date"
+                     ORDER BY refreshed_at_ms DESC, normalized_query, topic_type, jurisdiction_or_scope, effective_date{limit}"
                 ),
                 a,
             )

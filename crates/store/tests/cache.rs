@@ -307,3 +307,51 @@ async fn purging_everything_is_said_explicitly() {
     assert_eq!(r.cache_entries, 1);
     assert!(store.list(None, t0()).await.unwrap().is_empty());
 }
+
+async fn list_pages_walk_the_whole_list_in_order(fx: &Fixture) {
+    let store = fx.open().await;
+    // Ties on refreshed_at (same instant) and distinct instants, two topics.
+    for i in 0..7 {
+        let at = t0() + jiff::SignedDuration::from_millis(i % 3);
+        let topic = if i % 2 == 0 { "news" } else { "default" };
+        store
+            .put_cache_entry(&key(&format!("question {i}"), topic), &result_for(&[]), at)
+            .await
+            .unwrap();
+    }
+    let all = store.list(None, t0()).await.unwrap();
+    assert_eq!(all.len(), 7);
+    for limit in [1, 2, 3, 7, 50] {
+        let mut walked = Vec::new();
+        let mut after = None;
+        loop {
+            let page = store
+                .list_page(None, t0(), after.as_ref(), limit)
+                .await
+                .unwrap();
+            assert!(page.entries.len() <= limit);
+            walked.extend(page.entries.into_iter().map(|e| e.key));
+            match page.next {
+                Some(c) => after = Some(c),
+                None => break,
+            }
+        }
+        let expected: Vec<_> = all.iter().map(|e| e.key.clone()).collect();
+        assert_eq!(walked, expected, "limit {limit}");
+    }
+    // Filters apply to pages too.
+    let news = CacheFilter::topic("news");
+    let page = store
+        .list_page(Some(&news), t0(), None, 2)
+        .await
+        .unwrap();
+    assert_eq!(page.entries.len(), 2);
+    assert!(page.entries.iter().all(|e| e.key.topic_type == "news"));
+    let rest = store
+        .list_page(Some(&news), t0(), page.next.as_ref(), 10)
+        .await
+        .unwrap();
+    assert_eq!(rest.entries.len(), 2);
+    assert!(rest.next.is_none());
+}
+both_backends!(list_pages_walk_the_whole_list_in_order);

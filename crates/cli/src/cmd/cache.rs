@@ -145,6 +145,32 @@ fn filter(older_than: Option<u32>, topic: Option<String>, stale: bool) -> Option
     f
 }
 
+/// Entries read per page by `sgw cache list`.
+const LIST_PAGE: usize = 500;
+
+/// One page of a JSON array printed as `print_json` would print the whole
+/// array (pretty, two-space indent), without holding the whole array.
+fn print_json_page(entries: &[CacheEntrySummary], first: bool, last: bool) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let io = |e: std::io::Error| CliError::Io(e.to_string());
+    if first && last && entries.is_empty() {
+        return writeln!(out, "[]").map_err(io);
+    }
+    if first {
+        write!(out, "[").map_err(io)?;
+    }
+    for (i, e) in entries.iter().enumerate() {
+        let s = serde_json::to_string_pretty(e).map_err(|e| CliError::Io(e.to_string()))?;
+        let sep = if first && i == 0 { "\n" } else { ",\n" };
+        write!(out, "{sep}  {}", s.replace('\n', "\n  ")).map_err(io)?;
+    }
+    if last {
+        writeln!(out, "\n]").map_err(io)?;
+    }
+    Ok(())
+}
+
 fn key_line(key: &CacheKey) -> String {
     key.to_string()
 }
@@ -241,11 +267,24 @@ pub async fn run(args: Args) -> CliResult {
     match args.command {
         CacheCommand::List { topic, stale } => {
             let f = filter(None, topic, stale);
-            let entries = store.list(f.as_ref(), now).await.map_err(store_error)?;
-            if json {
-                print_json(&entries)?;
-            } else {
-                print!("{}", render_list(&entries));
+            // Page by page: a store of any size lists in bounded memory.
+            let mut after = None;
+            let mut first = true;
+            loop {
+                let page = store
+                    .list_page(f.as_ref(), now, after.as_ref(), LIST_PAGE)
+                    .await
+                    .map_err(store_error)?;
+                if json {
+                    print_json_page(&page.entries, first, page.next.is_none())?;
+                } else if first || !page.entries.is_empty() {
+                    print!("{}", render_list(&page.entries));
+                }
+                first = false;
+                match page.next {
+                    Some(next) => after = Some(next),
+                    None => break,
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
