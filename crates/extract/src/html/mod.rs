@@ -43,14 +43,24 @@ pub fn visible_text_len(html: &str) -> usize {
 /// almost no visible text, and either a "please enable JavaScript" message or a
 /// body that is just an empty root `<div>` plus scripts. The fetch layer uses it
 /// to classify `SOURCE_DYNAMIC_PAGE_UNREADABLE`.
+///
+/// Both signs are looked for in the raw text first (no allocation, one pass
+/// each): a page with neither a JavaScript message nor a `<script>` is not a
+/// shell, and is never parsed here.
 pub fn looks_like_js_shell(html: &str) -> bool {
-    let dom = dom::parse(html);
-    let visible = content::visible_text(&dom);
-    let vis_len = visible.chars().filter(|c| c.is_alphanumeric()).count();
-    if vis_len >= 400 {
-        return false;
+    /// ASCII case-insensitive substring search without a lower-cased copy.
+    fn contains_ci(hay: &str, needle: &str) -> bool {
+        let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+        let Some((&first, rest)) = needle.split_first() else {
+            return true;
+        };
+        hay.iter().enumerate().any(|(i, b)| {
+            b.eq_ignore_ascii_case(&first)
+                && hay
+                    .get(i + 1..i + 1 + rest.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(rest))
+        })
     }
-    let lower = html.to_ascii_lowercase();
     let js_message = [
         "enable javascript",
         "javascript is disabled",
@@ -62,8 +72,18 @@ pub fn looks_like_js_shell(html: &str) -> bool {
         "you need to enable javascript",
     ]
     .iter()
-    .any(|m| lower.contains(m));
-    if js_message && vis_len < 400 {
+    .any(|m| contains_ci(html, m));
+    let has_script = contains_ci(html, "<script");
+    if !js_message && !has_script {
+        return false;
+    }
+    let dom = dom::parse(html);
+    let visible = content::visible_text(&dom);
+    let vis_len = visible.chars().filter(|c| c.is_alphanumeric()).count();
+    if vis_len >= 400 {
+        return false;
+    }
+    if js_message {
         return true;
     }
     // Body with only empty container elements (e.g. `<div id="root"></div>`).
@@ -79,6 +99,5 @@ pub fn looks_like_js_shell(html: &str) -> bool {
             .filter(|n| !matches!(n.tag, Tag::Text | Tag::Html | Tag::Head | Tag::Root))
             .count(),
     };
-    let has_script = lower.contains("<script");
     has_script && vis_len < 50 && elements <= 3
 }
