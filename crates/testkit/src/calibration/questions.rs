@@ -376,6 +376,31 @@ pub fn questions() -> Vec<Question> {
                 v(&["1.6"]),
             )
         },
+        Question {
+            scope: NORLAND,
+            max_level: Some(Level::Medium),
+            human: Must::Either,
+            note: "the statistics page is behind a Cloudflare challenge; its 'latest releases' page only names it; a newspaper reports the figure",
+            ..q(
+                "nr-house-price",
+                NoAnswerHere,
+                "average house price Norland third quarter 2026",
+                "price:money",
+                v(&["312000 EUR"]),
+            )
+        },
+        Question {
+            max_level: Some(Level::Medium),
+            human: Must::Either,
+            note: "the capital's figure beside the national one, in a newspaper",
+            ..q(
+                "ald-house-price",
+                Qualifiers,
+                "average home price in Aldport",
+                "price:money",
+                v(&["468000 EUR"]),
+            )
+        },
         // ── Central Bank of Norland ──
         Question {
             scope: NORLAND,
@@ -640,6 +665,19 @@ pub fn questions() -> Vec<Question> {
                 "diesel duty norland 2027 cents per litre",
                 "duty:number",
                 v(&["51"]),
+            )
+        },
+        Question {
+            hint_domains: &[HERALD],
+            max_level: Some(Level::Medium),
+            human: Must::Either,
+            note: "the size of the rise (3 cents) beside the new level (67 cents); the user prefers the Herald",
+            ..q(
+                "fin-fuel-rise",
+                Corroboration,
+                "how many cents will petrol duty go up in Norland",
+                "rise:number",
+                v(&["3"]),
             )
         },
         Question {
@@ -1022,6 +1060,31 @@ pub fn questions() -> Vec<Question> {
                 "Estmark national pension amount per month",
                 "pension:money",
                 v(&["431 EUR"]),
+            )
+        },
+        Question {
+            scope: ESTMARK,
+            note: "only the 2026 rise is known; its date must not answer a 2027 question",
+            ..q(
+                "ee-pension-2027",
+                NoAnswerHere,
+                "When does the Estmark national pension rise in 2027?",
+                "date:date",
+                Expect::NoAnswer,
+            )
+        },
+        Question {
+            scope: ESTMARK,
+            none_ok: true,
+            max_level: Some(Level::Low),
+            human: Must::Raise,
+            note: "the only page is behind a Turnstile CAPTCHA; the engine snippet has the figure",
+            ..q(
+                "ee-parental-min",
+                Snippets,
+                "minimum parental benefit Estmark per month",
+                "benefit:money",
+                v(&["886 EUR"]),
             )
         },
         // ── Aldport ──

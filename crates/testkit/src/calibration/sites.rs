@@ -1,7 +1,7 @@
 //! The sites and pages of the calibration world.
 
 use super::{Archived, Page, PageState, Site, SiteKind};
-use crate::{Captcha, Cdn, Fault, Login};
+use crate::{Captcha, Cdn, Challenge, Fault, Login};
 
 // Officials
 pub const REVENUE: &str = "revenue.norland.test";
@@ -350,6 +350,7 @@ pub fn pages() -> Vec<Page> {
         p(STATS, "/releases/latest", "Latest releases", &[
             "- 14.11.2026 Labour force survey, third quarter 2026",
             "- 12.11.2026 Consumer prices, October 2026",
+            "- 05.11.2026 House prices, third quarter 2026",
             "- 30.10.2026 Gross domestic product, third quarter 2026 (flash estimate)",
             "- 02.04.2026 Electric cars in the vehicle stock, 2025",
             "- 15.03.2026 Population on 1 January 2026",
@@ -394,6 +395,10 @@ pub fn pages() -> Vec<Page> {
             "Compared with the third quarter of 2025, GDP was 1.6 % higher.",
             "Household consumption rose by 0.4 % and investment fell by 1.2 %.",
         ]).date("2026-10-30").updated("Published 30.10.2026").blocked(Fault::CdnBlock(Cdn::Akamai)),
+        p(STATS, "/prices/house-prices-2026-q3", "House prices, third quarter 2026", &[
+            "The average price of a dwelling was €312,000 in the third quarter of 2026, 4.1 % more than a year earlier.",
+            "Prices of new dwellings rose 2.2 %.",
+        ]).date("2026-11-05").blocked(Fault::Challenge(Challenge::CloudflareManaged)),
         p(STATS, "/transport/ev-fleet-2025", "Electric cars in the vehicle stock, 2025", &[
             "The number of electric passenger cars in use in Norland was 412,000 at the end of 2025.",
             "The figure counts battery-electric cars in use; plug-in hybrids are reported separately (151,000).",
@@ -560,6 +565,10 @@ pub fn pages() -> Vec<Page> {
             "| Third and each subsequent child | 100 euros | 100 euros |",
             "Families with three or more children also receive a large-family allowance of 300 euros per month.",
         ]).updated("Last updated 01.10.2026"),
+        p(EE_SOCIAL, "/en/family/parental-benefit", "Parental benefit", &[
+            "Parental benefit replaces 100 % of the parent's average monthly income.",
+            "The minimum parental benefit is 886 euros per month and the maximum three times the average wage.",
+        ]).blocked(Fault::Captcha(Captcha::Turnstile)),
         p(EE_SOCIAL, "/en/pension/national-pension", "National pension", &[
             "The national pension is 431 euros per month from 1 October 2026.",
         ]).blocked(Fault::CdnBlock(Cdn::Fastly)),
@@ -616,6 +625,11 @@ pub fn pages() -> Vec<Page> {
             "Governor Henrik Aas said further cuts were possible if inflation kept falling.",
             "Mortgage lenders are expected to pass on the cut within weeks.",
         ]).date("2026-10-22").by("By Sara Holm").lead("First cut in more than a year"),
+        p(HERALD, "/property/2026/11/05/house-prices", "House prices up 4.1% on the year", &[
+            "The average home in Norland sold for €312,000 in the third quarter, 4.1 per cent more than a year earlier, Statistics Norland said on Thursday.",
+            "In Aldport the average was €468,000, and prices in the capital rose faster than elsewhere.",
+            "Estate agents reported shorter selling times after the central bank's rate cut.",
+        ]).date("2026-11-05").by("By Erik Solheim"),
         p(HERALD, "/home/2026/09/15/heat-pump-subsidy", "Heat pump subsidy raised to €4,000", &[
             "The government raised the subsidy for heat pumps to €4,000 from €3,500 on Tuesday, the finance ministry said.",
             "The subsidy covers air-to-water and ground-source heat pumps installed after 15 September.",
