@@ -101,6 +101,10 @@ pub struct Outcome {
     pub sources_cited: usize,
     /// Each cited source as `TIER method publisher url`.
     pub cited: Vec<String>,
+    /// The requested field's competing values as `value (reason, TIER, score)`.
+    pub competing: Vec<String>,
+    /// The requested field's `ambiguous` flag.
+    pub ambiguous: bool,
     pub bad_citations: Vec<BadCitation>,
     pub failure_codes: Vec<String>,
     /// Each attempt as `step provider outcome code target`.
@@ -504,6 +508,8 @@ fn blank(q: &Question) -> Outcome {
         human_raised: false,
         sources_cited: 0,
         cited: Vec::new(),
+        competing: Vec::new(),
+        ambiguous: false,
         bad_citations: Vec::new(),
         failure_codes: Vec::new(),
         attempts: Vec::new(),
@@ -566,6 +572,26 @@ fn grade(q: &Question, world: &CalibrationWorld, r: &SearchResult) -> Outcome {
     let human_raised = r.human_request_id.is_some()
         || r.failure_codes
             .contains(&FailureCode::HumanEvidenceRequired);
+    let field = spec.as_ref().and_then(|s| r.answer.fields.get(&s.name));
+    let competing = field
+        .map(|f| {
+            f.competing
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} ({}, {}, {:.2})",
+                        c.value,
+                        c.reason
+                            .map(|r| format!("{r:?}").to_lowercase())
+                            .unwrap_or_else(|| "-".into()),
+                        c.tier,
+                        c.score
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let ambiguous = field.is_some_and(|f| f.ambiguous);
     let answers = calibration::answer_pages(q);
     let answer_page_read = (!answers.is_empty()).then(|| {
         answers.iter().any(|(host, path)| {
@@ -580,6 +606,8 @@ fn grade(q: &Question, world: &CalibrationWorld, r: &SearchResult) -> Outcome {
         right,
         reason,
         answer_page_read,
+        competing,
+        ambiguous,
         conflict_raised,
         human_raised,
         sources_cited: r.sources.len(),
