@@ -244,6 +244,7 @@ pub fn questions() -> Vec<Question> {
             )
         },
         Question {
+            as_of: Some("2026-12-01"),
             scope: NORLAND,
             note: "next release date vs publication date",
             ..q(
@@ -437,6 +438,7 @@ pub fn questions() -> Vec<Question> {
             )
         },
         Question {
+            as_of: Some("2026-11-20"),
             note: "next decision date vs effect date and press-release date",
             ..q(
                 "cb-next",
