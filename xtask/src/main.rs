@@ -5,6 +5,7 @@
 mod bench_dates;
 mod bench_extract;
 mod calibrate;
+mod fuzz;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -16,6 +17,8 @@ usage: cargo xtask <task>
 tasks:
   ci             fmt --check, clippy -D warnings, the test suite (what .ci/run does)
   policy-check   validate every policy under policies/ with `sgw policy check`
+  fuzz           [TARGET] [--seconds N] [--seed S] [--list]: structure-aware fuzzing of every
+                 parser under time and memory budgets (N s split over all targets when none given)
   bench-dates    publication-date precision/recall/accuracy: sgw-extract vs htmldate
   bench-extract  [--corpus article|with-without|publish-dates] [--no-refs] [--fresh-refs]
                  body F1 on both text corpora, dates on publish-dates, ms/page: sgw-extract vs
@@ -31,6 +34,7 @@ fn main() -> Result<()> {
     match task.as_deref() {
         Some("ci") => ci(),
         Some("policy-check") => policy_check(),
+        Some("fuzz") => fuzz::run(&rest),
         Some("bench-dates") => bench_dates::run(),
         Some("bench-extract") => bench_extract::run(&rest),
         Some("calibrate") => calibrate::run(&rest),
@@ -76,6 +80,7 @@ fn ci() -> Result<()> {
         "warnings",
     ])?;
     cargo(&["test", "--workspace"])?;
+    fuzz::run(&["--seconds".into(), "220".into()])?;
     cargo(&[
         "test",
         "-p",

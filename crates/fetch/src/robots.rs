@@ -139,6 +139,22 @@ pub(crate) fn parse(agent: &str, body: &[u8]) -> Rules {
     }
 }
 
+/// The robots.txt decision a page fetch makes, without the network: parses
+/// `body` for `agent` and answers whether `path_and_query` may be fetched and
+/// the crawl delay honoured (clamped to `max_delay`). For fuzzing and tools.
+pub fn evaluate(
+    agent: &str,
+    body: &[u8],
+    path_and_query: &str,
+    max_delay: Duration,
+) -> (bool, Option<Duration>) {
+    let entry = Entry::new(parse(agent, body), Duration::from_secs(60));
+    (
+        entry.check(path_and_query).is_ok(),
+        entry.crawl_delay(max_delay),
+    )
+}
+
 /// The per-origin cache. One fetch per origin at a time; concurrent callers
 /// wait for it.
 #[derive(Debug, Default)]
