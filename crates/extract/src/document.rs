@@ -17,8 +17,9 @@ pub enum DocumentKind {
     Json,
 }
 
-/// Page metadata. Dates are RFC 3339 in UTC when a time of day is known,
-/// `YYYY-MM-DD` when only a date is.
+/// Page metadata. Dates are RFC 3339 when a time of day is known, with the
+/// offset the page wrote (`Z` when it gave none), so that the first ten
+/// characters are the day as published; `YYYY-MM-DD` when only a date is known.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct Metadata {
@@ -26,7 +27,9 @@ pub struct Metadata {
     /// Publisher or site name.
     pub publisher: Option<String>,
     pub authors: Vec<String>,
+    /// When the page was first published (never its "updated" date).
     pub published_at: Option<String>,
+    /// When the page says it was last updated, if it says so.
     pub modified_at: Option<String>,
     /// BCP 47-ish language tag as declared (`en`, `en-US`, `fr`).
     pub language: Option<String>,

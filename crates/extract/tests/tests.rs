@@ -2,6 +2,7 @@
 
 mod charset;
 mod content;
+mod dates;
 mod feeds;
 mod fields;
 mod metadata;

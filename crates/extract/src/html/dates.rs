@@ -3,10 +3,11 @@
 //! Sources, most explicit first (the first that yields a plausible date wins):
 //! 1. a complete date in the page's own URL path (`/2021/03/12/`, `/20210312/`,
 //!    `-2021-03-12-`): publishers put the original date there;
-//! 2. JSON-LD `datePublished` (articles first, `@graph` included);
-//! 3. meta tags: OpenGraph/`article:published_time`, Dublin Core, `date`,
+//! 2. meta tags: OpenGraph/`article:published_time`, Dublin Core, `date`,
 //!    `pubdate`, `sailthru.date`, `parsely-pub-date`, … and microdata
 //!    `itemprop=datePublished`;
+//! 3. JSON-LD `datePublished` (articles first, `@graph` included, then any
+//!    object, then the raw text of JSON-LD that does not parse);
 //! 4. `<time datetime>` marked as the publication time (`pubdate`, `itemprop`);
 //! 5. the visible text of small elements whose class or id says "date",
 //!    "published", "posted", "byline", "meta", … (in any of the languages
@@ -134,16 +135,14 @@ const DATE_CLASSES: &[&str] = &[
 /// footers, sidebars, teasers of other pages.
 const EXCLUDED_CLASSES: &[&str] = &[
     "comment",
-    "footer",
-    "sidebar",
     "related",
-    "widget",
     "recent",
     "popular",
-    "teaser",
     "reply",
     "replies",
     "disqus",
+    "sidebar",
+    "teaser",
     "archive",
     "calendar",
     "more-",
@@ -155,6 +154,9 @@ const EXCLUDED_CLASSES: &[&str] = &[
     "role-complementary",
     "role-contentinfo",
 ];
+
+/// The first entries of [`EXCLUDED_CLASSES`] also apply inside an `<article>`.
+const IN_ARTICLE_EXCLUDED: usize = 7;
 
 /// Labels that make the following date a modification date.
 const UPDATED_LABELS: &[&str] = &[
@@ -246,7 +248,7 @@ fn month_first(lang: Option<&str>, url: Option<&Url>) -> bool {
 
 /// A complete date in a URL's path or query: `/2021/03/12/`, `/2021-03-12-`,
 /// `_20210312_`.
-pub(super) fn url_date(url: &Url) -> Option<String> {
+pub(super) fn url_date(url: &Url, month_first: bool) -> Option<String> {
     let mut s = url.path().to_string();
     if let Some(q) = url.query() {
         s.push('?');
@@ -275,6 +277,25 @@ pub(super) fn url_date(url: &Url) -> Option<String> {
     for i in 0..b.len() {
         if i > 0 && (b[i - 1].is_ascii_digit() || b[i - 1].is_ascii_alphabetic()) {
             continue;
+        }
+        // Day and month first: `/29-10-2021`, `_10.29.2021_`.
+        if let Some((a, la)) = small(i)
+            && la == 2
+            && b.get(i + 2).copied().is_some_and(sep)
+            && let Some((c, lc)) = small(i + 3)
+            && lc == 2
+            && b.get(i + 5) == b.get(i + 2)
+            && let Some(y) = digits_at(i + 6, 4)
+            && !b.get(i + 10).is_some_and(u8::is_ascii_alphanumeric)
+        {
+            let (d, m) = if a > 12 || (c <= 12 && !month_first) {
+                (a, c)
+            } else {
+                (c, a)
+            };
+            if let Some(v) = ymd(y, m, d).filter(|_| y >= 1995) {
+                return Some(v);
+            }
         }
         let Some(y) = digits_at(i, 4) else { continue };
         if !(1995..=2100).contains(&y) {
@@ -341,22 +362,51 @@ fn excluded_regions(dom: &Dom) -> Vec<bool> {
     }
     let total = size.first().copied().unwrap_or(0);
     let mut out = vec![false; n];
+    // Inside an `<article>`: its `<aside>` and `<footer>` hold its own metadata.
+    let mut in_article = vec![false; n];
     for (i, node) in dom.nodes.iter().enumerate() {
         if node.tag == Tag::Text {
             continue;
         }
-        let parent = node.parent != NONE && out[node.parent as usize];
+        let (parent, parent_article) = if node.parent == NONE {
+            (false, false)
+        } else {
+            (out[node.parent as usize], in_article[node.parent as usize])
+        };
+        in_article[i] = parent_article || node.tag == Tag::Article;
         out[i] = parent
             || node.hidden
             || node.tag == Tag::Head
             || (size[i] * 2 < total
                 && !matches!(node.tag, Tag::Body | Tag::Html | Tag::Main | Tag::Article)
-                && (matches!(node.tag, Tag::Footer | Tag::Aside | Tag::Nav) || {
-                    let ci = dom.class_id(i as u32);
-                    !ci.is_empty() && EXCLUDED_CLASSES.iter().any(|c| ci.contains(c))
-                }));
+                && (node.tag == Tag::Nav
+                    || (matches!(node.tag, Tag::Footer | Tag::Aside) && !parent_article)
+                    || excluded_class(dom.class_id(i as u32), parent_article)));
     }
     out
+}
+
+/// Whether a class/id string names a region whose dates are not the page's.
+/// Inside an `<article>` only comments and links to other pages count: its
+/// "footer", "teaser" or "info" parts are its own. A "footer" of a post or
+/// entry (`post-footer`, `entry-footer`) is the post's own anywhere.
+fn excluded_class(ci: &str, in_article: bool) -> bool {
+    if ci.is_empty() {
+        return false;
+    }
+    let classes = if in_article {
+        &EXCLUDED_CLASSES[..IN_ARTICLE_EXCLUDED]
+    } else {
+        EXCLUDED_CLASSES
+    };
+    ci.split_ascii_whitespace().any(|token| {
+        classes.iter().any(|c| token.contains(c))
+            || (!in_article
+                && token.contains("footer")
+                && !["post", "entry", "article", "asset", "meta"]
+                    .iter()
+                    .any(|p| token.contains(p)))
+    })
 }
 
 /// The text of the subtree of `id`, or `None` when longer than `max` bytes.
@@ -424,10 +474,10 @@ pub(super) fn page_dates(
     };
     let mut modified = structured(ld_modified).or_else(|| meta_date(dom, MODIFIED_KEYS, today));
     let mut published = url
-        .and_then(url_date)
+        .and_then(|u| url_date(u, scan_opts.month_first))
         .filter(|d| plausible(d, false, today))
-        .or_else(|| structured(ld_published))
         .or_else(|| meta_date(dom, PUBLISHED_KEYS, today))
+        .or_else(|| structured(ld_published))
         .or_else(|| {
             dom.head
                 .times

@@ -163,7 +163,35 @@ fn json_ld(dom: &Dom) -> LdInfo {
             info.publisher = ld_str(o.get("name"));
         }
     }
+    // Dates of any other object, then of JSON-LD that does not parse (trailing
+    // commas, raw line breaks in strings): the first `"datePublished": "…"`.
+    if info.published.is_none() {
+        info.published = objs
+            .iter()
+            .find_map(|o| ld_str(o.get("datePublished")))
+            .or_else(|| raw_ld_value(dom, "\"datePublished\""));
+    }
+    if info.modified.is_none() {
+        info.modified = objs
+            .iter()
+            .find_map(|o| ld_str(o.get("dateModified")))
+            .or_else(|| raw_ld_value(dom, "\"dateModified\""));
+    }
     info
+}
+
+/// The string value after the first `key` (quoted) in the raw JSON-LD blocks.
+fn raw_ld_value(dom: &Dom, key: &str) -> Option<String> {
+    dom.head.json_ld.iter().find_map(|s| {
+        let rest = &s[s.find(key)? + key.len()..];
+        let rest = rest
+            .trim_start()
+            .strip_prefix(':')?
+            .trim_start()
+            .strip_prefix('"')?;
+        let value = &rest[..rest.find('"')?];
+        (!value.is_empty() && value.len() < 64).then(|| value.to_string())
+    })
 }
 
 fn resolve(url: Option<&Url>, href: &str) -> Option<String> {
@@ -173,24 +201,109 @@ fn resolve(url: Option<&Url>, href: &str) -> Option<String> {
     }
 }
 
-/// Author names from a byline or an `author` meta value: "By" prefixes, dates,
-/// handles and job titles removed; several names split on `,`, `;`, `&`, `and`.
-fn split_authors(s: &str) -> Vec<String> {
-    let mut s = s.trim();
-    for prefix in ["posted by", "written by", "by"] {
-        if s.len() > prefix.len()
-            && s.is_char_boundary(prefix.len())
-            && s[..prefix.len()].eq_ignore_ascii_case(prefix)
-            && s[prefix.len()..].starts_with([' ', ':'])
+/// "By" in the languages bylines are written in; matched case-insensitively
+/// at the start, followed by a space or a colon.
+const BY_PREFIXES: &[&str] = &[
+    "posted by",
+    "written by",
+    "reported by",
+    "story by",
+    "words by",
+    "text by",
+    "by",
+    "von",
+    "par",
+    "por",
+    "door",
+    "przez",
+    "av",
+    "af",
+];
+
+/// Labels that introduce names only when followed by a colon (`Autor: …`).
+const NAME_LABELS: &[&str] = &[
+    "author",
+    "authors",
+    "autor",
+    "autorin",
+    "auteur",
+    "autore",
+    "text",
+    "texto",
+    "testo",
+    "redaktion",
+    "written",
+];
+
+/// Words that are job titles or labels, not names (whole words, any case).
+const ROLE_WORDS: &[&str] = &[
+    "writer",
+    "reporter",
+    "editor",
+    "editors",
+    "correspondent",
+    "staff",
+    "contributor",
+    "contributing",
+    "columnist",
+    "published",
+    "updated",
+    "redakteur",
+    "redakteurin",
+    "journalist",
+    "journalistin",
+    "rédaction",
+    "redacción",
+    "redazione",
+    "photo",
+    "photos",
+    "foto",
+    "fotos",
+];
+
+/// Words joining several names: "and" in the languages of [`BY_PREFIXES`].
+const AND_WORDS: &[&str] = &[
+    " and ", " und ", " et ", " y ", " e ", " en ", " og ", " och ", " i ", " i ",
+];
+
+/// Strips one "By"-like prefix (or a `Label:`) from the start of a byline.
+fn strip_by(s: &str) -> &str {
+    let s = s.trim();
+    for prefix in BY_PREFIXES {
+        let n = prefix.len();
+        if s.len() > n
+            && s.is_char_boundary(n)
+            && s[..n].eq_ignore_ascii_case(prefix)
+            && s[n..].starts_with([' ', ':'])
         {
-            s = s[prefix.len()..].trim_start_matches([' ', ':']);
-            break;
+            let rest = s[n..].trim_start_matches([' ', ':']);
+            // "Von"/"Par"/… are also name particles: strip them only before a capital.
+            if n > 3 || prefix.starts_with("by") || rest.starts_with(char::is_uppercase) {
+                return rest;
+            }
         }
     }
+    for label in NAME_LABELS {
+        let n = label.len();
+        if s.len() > n
+            && s.is_char_boundary(n)
+            && s[..n].eq_ignore_ascii_case(label)
+            && s[n..].trim_start().starts_with(':')
+        {
+            return s[n..].trim_start()[1..].trim_start();
+        }
+    }
+    s
+}
+
+/// Author names from a byline or an `author` meta value: "By" prefixes (in
+/// several languages), e-mail addresses, dates and job titles removed; several
+/// names split on `,`, `;`, `&`, `/` and "and" (`und`, `et`, `y`, …).
+fn split_authors(s: &str) -> Vec<String> {
+    let s = strip_by(s);
     // Cut at what usually follows the names in a byline.
     let mut end = s.len();
     for stop in [
-        "@",
         "|",
         "•",
         "\n",
@@ -204,6 +317,10 @@ fn split_authors(s: &str) -> Vec<String> {
         " Published",
         "(",
         "·",
+        " am ",
+        " le ",
+        " el ",
+        " il ",
     ] {
         if let Some(p) = s.find(stop) {
             end = end.min(p);
@@ -231,20 +348,27 @@ fn split_authors(s: &str) -> Vec<String> {
         }
     }
     let s = &s[..end];
-    const ROLES: &[&str] = &[
-        "writer",
-        "reporter",
-        "editor",
-        "correspondent",
-        "staff",
-        "contributor",
-        "columnist",
-        "published",
-        "updated",
-    ];
-    s.split([',', ';', '&'])
-        .flat_map(|p| p.split(" and "))
-        .map(|p| p.trim().trim_end_matches(['.', ':']).trim().to_string())
+    // E-mail addresses and handles are not names.
+    let s: String = s
+        .split(' ')
+        .filter(|w| !w.contains('@'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut parts: Vec<String> = vec![s];
+    for sep in [",", ";", "&", " / "].iter().chain(AND_WORDS) {
+        parts = parts
+            .iter()
+            .flat_map(|p| p.split(sep).map(str::to_string).collect::<Vec<_>>())
+            .collect();
+    }
+    parts
+        .into_iter()
+        .map(|p| {
+            strip_by(p.trim())
+                .trim_end_matches(['.', ':'])
+                .trim()
+                .to_string()
+        })
         .filter(|p| {
             let words = p.split_whitespace().count();
             !p.is_empty()
@@ -252,7 +376,10 @@ fn split_authors(s: &str) -> Vec<String> {
                 && (1..=4).contains(&words)
                 && !p.starts_with("http")
                 && p.chars().next().is_some_and(|c| !c.is_lowercase())
-                && !ROLES.iter().any(|r| p.to_lowercase().contains(r))
+                && !p.split_whitespace().any(|w| {
+                    let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                    ROLE_WORDS.iter().any(|r| w.eq_ignore_ascii_case(r))
+                })
         })
         .collect()
 }
@@ -282,8 +409,8 @@ pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
         )
         .map(str::to_string)
     });
-    let mut authors = ld.authors.clone();
-    if authors.is_empty()
+    let mut ld_authors = ld.authors.clone();
+    if ld_authors.is_empty()
         && let Some(a) = meta(
             dom,
             &[
@@ -296,15 +423,24 @@ pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
             ],
         )
     {
-        authors = split_authors(a);
+        ld_authors = split_authors(a);
     }
-    if authors.is_empty()
-        && let Some(a) = dom.head.author_texts.first()
-    {
-        authors = split_authors(a);
+    if ld_authors.is_empty() {
+        // The first byline-like element that holds a name.
+        ld_authors = dom
+            .head
+            .author_texts
+            .iter()
+            .map(|a| split_authors(a))
+            .find(|names| !names.is_empty())
+            .unwrap_or_default();
     }
-    let mut authors: Vec<String> = authors.iter().flat_map(|a| split_authors(a)).collect();
-    authors.dedup();
+    let mut authors: Vec<String> = Vec::new();
+    for a in ld_authors.iter().flat_map(|a| split_authors(a)) {
+        if !authors.iter().any(|x| x.eq_ignore_ascii_case(&a)) {
+            authors.push(a);
+        }
+    }
     authors.retain(|a| !a.starts_with("http"));
     let language = dom
         .head

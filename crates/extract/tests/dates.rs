@@ -1,0 +1,266 @@
+//! Publication/modification dates and authors: one small page per rule.
+
+use sgw_extract::{Metadata, Url, extract};
+
+const BODY: &str = "<p>The body of the page, long enough to be read as its main text, with commas, words and a full stop.</p>";
+
+fn meta_of(page: &str, url: Option<&str>) -> Metadata {
+    let url = url.map(|u| Url::parse(u).unwrap());
+    extract(page.as_bytes(), Some("text/html"), url.as_ref())
+        .unwrap()
+        .metadata
+}
+
+fn day(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(|d| &d[..10])
+}
+
+#[test]
+fn url_dates_in_several_forms() {
+    let page = format!("<html><body><article>{BODY}</article></body></html>");
+    for (url, want) in [
+        ("https://news.example/2021/03/12/some-story", "2021-03-12"),
+        ("https://blog.example/2017/7/4/a-post", "2017-07-04"),
+        ("https://site.example/p/20190815/title", "2019-08-15"),
+        ("https://verein.example/meldungen/29-10-2021", "2021-10-29"),
+    ] {
+        let m = meta_of(&page, Some(url));
+        assert_eq!(day(&m.published_at), Some(want), "{url}");
+    }
+    // A year and month alone, or a number that is an id, is no date.
+    let m = meta_of(&page, Some("https://shop.example/item/2021/03/"));
+    assert_eq!(m.published_at, None);
+}
+
+#[test]
+fn offsets_are_kept_so_the_day_is_the_publishers() {
+    let page = format!(
+        r#"<html><head><meta property="article:published_time" content="2023-11-08T22:28:35-05:00">
+<meta property="article:modified_time" content="2023-11-09T07:00:00-05:00"></head><body>{BODY}</body></html>"#
+    );
+    let m = meta_of(&page, None);
+    assert_eq!(m.published_at.as_deref(), Some("2023-11-08T22:28:35-05:00"));
+    assert_eq!(day(&m.modified_at), Some("2023-11-09"));
+}
+
+#[test]
+fn json_ld_graph_keeps_original_and_update_apart() {
+    let page = format!(
+        r#"<html><head><script type="application/ld+json">{{"@context":"https://schema.org","@graph":[
+{{"@type":"WebSite","name":"Example"}},
+{{"@type":"BlogPosting","headline":"H","datePublished":"2020-05-01","dateModified":"2022-01-02T10:00:00Z"}}]}}</script>
+</head><body>{BODY}</body></html>"#
+    );
+    let m = meta_of(&page, None);
+    assert_eq!(m.published_at.as_deref(), Some("2020-05-01"));
+    assert_eq!(m.modified_at.as_deref(), Some("2022-01-02T10:00:00Z"));
+
+    // JSON-LD that does not parse (a trailing comma) still gives its date.
+    let page = format!(
+        r#"<html><head><script type="application/ld+json">{{"@type":"NewsArticle","datePublished":"2019-02-03T08:00:00+01:00",}}</script>
+</head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2019-02-03"));
+}
+
+#[test]
+fn meta_names_and_microdata() {
+    for (head, want) in [
+        (
+            r#"<meta name="DC.date.issued" content="2018-06-30">"#,
+            "2018-06-30",
+        ),
+        (
+            r#"<meta name="sailthru.date" content="2016-04-05 10:20:00">"#,
+            "2016-04-05",
+        ),
+        (
+            r#"<meta name="parsely-pub-date" content="2015-01-31T23:59:00Z">"#,
+            "2015-01-31",
+        ),
+        (
+            r#"<meta itemprop="datePublished" content="2014-12-24">"#,
+            "2014-12-24",
+        ),
+    ] {
+        let page = format!("<html><head>{head}</head><body>{BODY}</body></html>");
+        assert_eq!(
+            day(&meta_of(&page, None).published_at),
+            Some(want),
+            "{head}"
+        );
+    }
+    let page = format!(
+        r#"<html><body><article><time datetime="2021-09-01T12:00:00Z" pubdate>1 Sep</time>{BODY}</article></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-09-01"));
+}
+
+#[test]
+fn visible_dates_in_many_languages() {
+    for (lang, line, want) in [
+        (
+            "de",
+            "Veröffentlicht am 12. März 2021, 10:00 Uhr",
+            "2021-03-12",
+        ),
+        ("fr", "Publié le 5 mars 2021", "2021-03-05"),
+        ("es", "12 de marzo de 2021", "2021-03-12"),
+        ("it", "3 aprile 2020", "2020-04-03"),
+        ("pt", "7 de setembro de 2019", "2019-09-07"),
+        ("nl", "14 mei 2018", "2018-05-14"),
+        ("pl", "3 października 2022", "2022-10-03"),
+        ("ru", "12 марта 2021 г.", "2021-03-12"),
+        ("zh", "2021年3月12日 10:00", "2021-03-12"),
+        ("ko", "2021년 3월 12일", "2021-03-12"),
+        ("hu", "2021. március 12.", "2021-03-12"),
+        ("en", "March 5th, 2021", "2021-03-05"),
+        ("en-GB", "Friday, 5 March 2021", "2021-03-05"),
+    ] {
+        let page = format!(
+            r#"<html lang="{lang}"><body><article><h1>Title</h1><div class="post-date">{line}</div>{BODY}</article></body></html>"#
+        );
+        assert_eq!(
+            day(&meta_of(&page, None).published_at),
+            Some(want),
+            "{lang}: {line}"
+        );
+    }
+}
+
+#[test]
+fn numeric_dates_follow_the_page_locale() {
+    let page = |lang: &str| {
+        format!(
+            r#"<html lang="{lang}"><body><article><span class="date">03/04/2021</span>{BODY}</article></body></html>"#
+        )
+    };
+    assert_eq!(
+        day(&meta_of(&page("en-US"), None).published_at),
+        Some("2021-03-04")
+    );
+    assert_eq!(
+        day(&meta_of(&page("fr"), None).published_at),
+        Some("2021-04-03")
+    );
+    // A day above 12 decides whatever the locale.
+    let page = format!(
+        r#"<html lang="en-US"><body><article><span class="date">25.12.2020</span>{BODY}</article></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2020-12-25"));
+    // A two-digit year is read only in an element that says "date".
+    let page = format!(
+        r#"<html lang="de"><body><article><span class="datum">12.03.21</span>{BODY}</article></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-03-12"));
+}
+
+#[test]
+fn updated_is_not_published() {
+    let page = format!(
+        r#"<html lang="en"><body><article><h1>T</h1>
+<p class="entry-meta">Updated: 14 March 2021</p><p class="date">Published 12 March 2021</p>{BODY}</article></body></html>"#
+    );
+    let m = meta_of(&page, None);
+    assert_eq!(day(&m.published_at), Some("2021-03-12"));
+    assert_eq!(day(&m.modified_at), Some("2021-03-14"));
+    let page = format!(
+        r#"<html lang="de"><body><article><div class="article-aktualisiert-date">Aktualisiert am 2. Mai 2022</div>{BODY}</article></body></html>"#
+    );
+    let m = meta_of(&page, None);
+    assert_eq!(m.published_at, None);
+    assert_eq!(day(&m.modified_at), Some("2022-05-02"));
+}
+
+#[test]
+fn comments_sidebars_and_copyright_give_no_date() {
+    let page = format!(
+        r#"<html lang="en"><body><article><h1>T</h1>{BODY}{BODY}{BODY}</article>
+<div id="comments"><div class="comment"><span class="date">May 3, 2021</span> Great post!</div></div>
+<div class="sidebar"><h3>Recent posts</h3><span class="date">April 1, 2021</span></div>
+<footer>Copyright 12 March 2021 Example Inc.</footer>
+<p>© 1 January 2020 Example</p></body></html>"#
+    );
+    assert_eq!(meta_of(&page, None).published_at, None);
+    // The date of the article itself, after a sidebar of teasers, is found.
+    let page = format!(
+        r#"<html lang="en"><body><div class="sidebar-recent"><span class="date">April 1, 2021</span></div>
+<article><h1>T</h1><p class="byline">By Jane Roe, April 20, 2021</p>{BODY}{BODY}{BODY}</article></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-04-20"));
+}
+
+#[test]
+fn plausibility_bounds() {
+    // After the reference time (now): not a publication date.
+    let page = format!(
+        r#"<html><head><meta property="article:published_time" content="2999-01-01"></head><body><article><span class="date">1 May 2020</span>{BODY}</article></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2020-05-01"));
+    // Before 1995 only when the page declares it in its metadata.
+    let page = format!(
+        r#"<html><body><article><span class="date">1 May 1990</span>{BODY}</article></body></html>"#
+    );
+    assert_eq!(meta_of(&page, None).published_at, None);
+    let page = format!(
+        r#"<html><head><meta name="citation_publication_date" content="1987-05-01"></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("1987-05-01"));
+    // Version numbers and times are not dates.
+    let page = format!(
+        "<html><body><article><p>Release 1.12.2021.4 at 10.11.12</p>{BODY}</article></body></html>"
+    );
+    assert_eq!(meta_of(&page, None).published_at, None);
+}
+
+#[test]
+fn text_date_near_the_title_as_last_resort() {
+    let page = format!(
+        "<html lang=\"en\"><body><article><h1>T</h1><p>Posted on January 5, 2021 by staff.</p>{BODY}</article></body></html>"
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-01-05"));
+}
+
+#[test]
+fn authors_are_cleaned_and_split() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            r#"<meta name="author" content="Von Max Mustermann und Erika Musterfrau">"#,
+            &["Max Mustermann", "Erika Musterfrau"],
+        ),
+        (
+            r#"<meta name="author" content="By Jane Doe, Staff Writer jane@example.com">"#,
+            &["Jane Doe"],
+        ),
+        (
+            r#"<meta name="author" content="Autor: Jean Dupont et Marie Curie">"#,
+            &["Jean Dupont", "Marie Curie"],
+        ),
+        (
+            r#"<meta name="author" content="Ana Pérez y Luis García | Diario Ejemplo">"#,
+            &["Ana Pérez", "Luis García"],
+        ),
+        (
+            r#"<meta name="author" content="Tom Stafford">"#,
+            &["Tom Stafford"],
+        ),
+        (
+            r#"<meta name="author" content="Von der Heide">"#,
+            &["Von der Heide"],
+        ),
+    ];
+    for (head, want) in cases {
+        let page = format!("<html><head>{head}</head><body>{BODY}</body></html>");
+        assert_eq!(meta_of(&page, None).authors, *want, "{head}");
+    }
+    // JSON-LD authors: names of Person objects, URLs dropped, no duplicates.
+    let page = format!(
+        r#"<html><head><script type="application/ld+json">{{"@type":"NewsArticle","author":[{{"@type":"Person","name":"Ann Lee"}},"https://example.org/staff/ann",{{"@type":"Person","name":"ANN LEE"}},{{"@type":"Person","name":"Bo Chen"}}]}}</script></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(meta_of(&page, None).authors, ["Ann Lee", "Bo Chen"]);
+    // A byline element when nothing declares the author.
+    let page = format!(
+        r#"<html><body><article><div class="byline">Par Claire Martin, le 3 mars 2021</div>{BODY}</article></body></html>"#
+    );
+    assert_eq!(meta_of(&page, None).authors, ["Claire Martin"]);
+}
