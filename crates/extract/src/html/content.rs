@@ -186,7 +186,9 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         }
         if discussion[p] {
             discussion[i] = true;
-        } else if pats.discussion.is_match(dom.class_id(i as u32)) {
+        } else if !dom.class_id(i as u32).is_empty()
+            && pats.discussion.is_match(dom.class_id(i as u32))
+        {
             discussion[i] = true;
             discussion_good += raw_good[i];
         }
@@ -203,6 +205,9 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
             continue;
         }
         let ci = dom.class_id(i as u32);
+        if ci.is_empty() && !matches!(node.tag, Tag::Header | Tag::Footer | Tag::Nav | Tag::Aside) {
+            continue;
+        }
         let overlay = pats.overlay.is_match(ci);
         // Author boxes (bio, contributor card, byline tooltip) go unless they
         // hold most of the page's prose (an author's own page).
@@ -320,47 +325,54 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         if pruned[parent] || dom.nodes[parent].tag == Tag::Text {
             continue;
         }
-        let kids: Vec<u32> = dom
-            .children(parent as u32)
-            .filter(|&c| !pruned[c as usize] && dom.nodes[c as usize].tag != Tag::Text)
-            .collect();
-        let mut a = 0;
-        while a < kids.len() {
-            // Cards share a tag and their first class (ids and numbers
-            // aside: `post-123 category-x`).
-            let key = |c: u32| {
-                let first = dom.class_id(c).split_whitespace().next().unwrap_or("");
-                (
-                    dom.nodes[c as usize].tag,
-                    first
-                        .trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '_'),
-                )
-            };
-            let mut b = a + 1;
-            while b < kids.len() && key(kids[b]) == key(kids[a]) {
-                b += 1;
+        // Runs of consecutive element children with the same key.
+        let mut c = dom.nodes[parent].first_child;
+        while c != NONE {
+            if pruned[c as usize] || dom.nodes[c as usize].tag == Tag::Text {
+                c = dom.nodes[c as usize].next;
+                continue;
             }
-            let run = &kids[a..b];
-            let is_cards = run.len() >= 3
+            let k = card_key(dom, c);
+            let mut run_len = 0usize;
+            let mut all_small = true;
+            let mut x = c;
+            let mut after = NONE;
+            while x != NONE {
+                let xn = &dom.nodes[x as usize];
+                if pruned[x as usize] || xn.tag == Tag::Text {
+                    x = xn.next;
+                    continue;
+                }
+                if card_key(dom, x) != k {
+                    after = x;
+                    break;
+                }
+                let s = &st[x as usize];
+                all_small &= s.len < 1000 && s.link_len > 0;
+                run_len += 1;
+                x = xn.next;
+            }
+            let is_cards = run_len >= 3
+                && all_small
                 && matches!(
-                    dom.nodes[run[0] as usize].tag,
+                    dom.nodes[c as usize].tag,
                     Tag::Article | Tag::Div | Tag::Li | Tag::Section
-                )
-                && run.iter().all(|&c| {
-                    let s = &st[c as usize];
-                    s.len < 1000 && s.link_len > 0
-                });
+                );
             if is_cards {
-                for &c in run {
-                    let delta = st[c as usize].good - st[c as usize].list_good;
-                    let mut x = c;
-                    while x != NONE {
-                        st[x as usize].list_good += delta;
-                        x = dom.nodes[x as usize].parent;
+                let mut y = c;
+                while y != after {
+                    if !pruned[y as usize] && dom.nodes[y as usize].tag != Tag::Text {
+                        let delta = st[y as usize].good - st[y as usize].list_good;
+                        let mut z = y;
+                        while z != NONE {
+                            st[z as usize].list_good += delta;
+                            z = dom.nodes[z as usize].parent;
+                        }
                     }
+                    y = dom.nodes[y as usize].next;
                 }
             }
-            a = b;
+            c = after;
         }
     }
     // 3. Scoring.
@@ -724,6 +736,16 @@ fn with_scattered_prose(dom: &Dom, pruned: &[bool], st: &[Stat], roots: Vec<u32>
     out.extend(roots);
     out.sort_unstable();
     out
+}
+
+/// Cards share a tag and their first class (ids and numbers aside:
+/// `post-123 category-x`).
+fn card_key(dom: &Dom, c: u32) -> (Tag, &str) {
+    let first = dom.class_id(c).split_whitespace().next().unwrap_or("");
+    (
+        dom.nodes[c as usize].tag,
+        first.trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '_'),
+    )
 }
 
 /// Whether `id` sits in a small block with a linked heading (a teaser)
