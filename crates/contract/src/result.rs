@@ -123,6 +123,9 @@ pub enum CompetingReason {
     Stale,
     /// Only search-engine snippets give it.
     Snippet,
+    /// Only pages that do not cover the question give it (another place,
+    /// year or subject than the question names).
+    OffTopic,
     /// The runner-up candidate of a page that does not separate it from the chosen value.
     Ambiguous,
 }

@@ -33,30 +33,45 @@ pub(crate) struct Used {
     pub extracted_at: String,
     /// Served from a cache entry past its staleness limit.
     pub stale: bool,
+    /// The independent-publisher key (see [`credit`]).
+    pub independence: String,
 }
 
-/// Who a piece of evidence is credited to: a snippet is its engine's (never
-/// the publisher of the page it is about); a page is its registry source's,
-/// else the provider's claim, else its domain.
-pub(crate) fn publisher_of(planner: &Planner, evidence: &Evidence) -> String {
-    if evidence.snippet_only {
-        return evidence
+/// Who a piece of evidence is credited to, and its independent-publisher key.
+///
+/// A snippet is its engine's (never the publisher of the page it is about); a
+/// page is its registry source's, else the provider's claim, else its domain.
+/// Independence: a registry source is one publisher whatever its domains
+/// (two agencies under one government domain are two); anything else is its
+/// registrable domain (a page's claimed name is not trusted for counting).
+pub(crate) fn credit(planner: &Planner, evidence: &Evidence) -> (String, String) {
+    let url = evidence.effective_url();
+    let host = url.host_str().unwrap_or_default();
+    let independence = match planner.source_for_host(host) {
+        Some(s) => format!("source:{}", s.id),
+        None => registrable_domain(host),
+    };
+    let publisher = if evidence.snippet_only {
+        evidence
             .publisher
             .clone()
             .filter(|p| !p.trim().is_empty())
-            .unwrap_or_else(|| "search engine".to_string());
-    }
-    planner.publisher(evidence.effective_url(), evidence.publisher.as_deref())
+            .unwrap_or_else(|| "search engine".to_string())
+    } else {
+        planner.publisher(url, evidence.publisher.as_deref())
+    };
+    (publisher, independence)
 }
 
 impl Used {
-    /// The independent-publisher key: registrable domain of the final URL
-    /// (user evidence: each submission is its own publisher).
+    /// The independent-publisher key: the registry source, else the
+    /// registrable domain of the final URL (user evidence: each submission is
+    /// its own publisher).
     pub fn independence_key(&self) -> String {
         if self.tier == SourceTier::UserSuppliedEvidence {
             return format!("user:{}", self.evidence.content_hash);
         }
-        registrable_domain(self.evidence.effective_url().host_str().unwrap_or_default())
+        self.independence.clone()
     }
 
     /// The id used to cite it: the evidence id, else the URL.
@@ -71,7 +86,10 @@ impl Used {
     pub fn source(&self) -> EvidenceSource {
         let e = &self.evidence;
         let mut metadata = serde_json::Map::new();
-        metadata.insert("publisher_domain".into(), self.independence_key().into());
+        metadata.insert(
+            "publisher_domain".into(),
+            registrable_domain(e.effective_url().host_str().unwrap_or_default()).into(),
+        );
         if e.final_url.is_some() {
             metadata.insert("requested_url".into(), e.url.to_string().into());
         }
@@ -137,17 +155,19 @@ pub(crate) fn canonical_field_value(kind: &FieldKind, value: &str) -> String {
     }
 }
 
-/// The answer's ranked passages: the best few of each piece of evidence,
-/// more trusted tiers first.
-pub(crate) fn passages(used: &[Used], max_passages: usize) -> Vec<AnswerPassage> {
-    let mut passages: Vec<AnswerPassage> = used
+/// The answer's ranked passages: the best few of each piece of evidence;
+/// more trusted tiers first, then those covering more of the question's
+/// content terms (the passage that answers before one that only matches
+/// words), then the ranker's score.
+pub(crate) fn passages(used: &[Used], max_passages: usize, query: &str) -> Vec<AnswerPassage> {
+    let terms = crate::confidence::content_terms(query);
+    let none = std::collections::BTreeSet::new();
+    let mut passages: Vec<(usize, AnswerPassage)> = used
         .iter()
         .flat_map(|u| {
-            u.evidence
-                .passages
-                .iter()
-                .take(3)
-                .map(move |p| AnswerPassage {
+            u.evidence.passages.iter().take(3).map(|p| {
+                let covered = crate::confidence::coverage(&terms, &none, "", &p.text, None).covered;
+                let passage = AnswerPassage {
                     text: p.text.clone(),
                     evidence_id: u.evidence.evidence_id.clone(),
                     url: u.evidence.effective_url().to_string(),
@@ -155,12 +175,19 @@ pub(crate) fn passages(used: &[Used], max_passages: usize) -> Vec<AnswerPassage>
                     start: p.start,
                     end: p.end,
                     score: p.score,
-                })
+                };
+                (covered, passage)
+            })
         })
         .collect();
-    passages.sort_by(|a, b| a.tier.cmp(&b.tier).then(b.score.total_cmp(&a.score)));
+    passages.sort_by(|(ca, a), (cb, b)| {
+        a.tier
+            .cmp(&b.tier)
+            .then(cb.cmp(ca))
+            .then(b.score.total_cmp(&a.score))
+    });
     passages.truncate(max_passages);
-    passages
+    passages.into_iter().map(|(_, p)| p).collect()
 }
 
 #[cfg(test)]

@@ -239,6 +239,11 @@ struct RunInput {
     deadline: Instant,
 }
 
+/// Today's date in the system time zone.
+fn today() -> jiff::civil::Date {
+    jiff::Zoned::now().date()
+}
+
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
@@ -763,7 +768,9 @@ impl Run {
                         &evidence.text,
                         query,
                         &self.input.request.fields,
-                        self.input.request.as_of,
+                        // Without --as-of the answer must hold today: validity
+                        // windows ("from 1 July", "until 30 June") need a date.
+                        Some(self.input.request.as_of.unwrap_or_else(today)),
                     );
                 }
             }
@@ -775,7 +782,7 @@ impl Run {
             if evidence.truncated {
                 self.codes.push(FailureCode::SearchResultTruncated);
             }
-            let publisher = answer::publisher_of(&inner.planner, &evidence);
+            let (publisher, independence) = answer::credit(&inner.planner, &evidence);
             self.used.push(Used {
                 evidence,
                 tier,
@@ -783,6 +790,7 @@ impl Run {
                 step_index: run.step_index,
                 extracted_at: now.clone(),
                 stale,
+                independence,
             });
         }
         // Keep the best sources when there are too many.
@@ -874,7 +882,11 @@ impl Run {
         }
         let assessment = self.assess();
         let answer = sgw_contract::Answer {
-            passages: answer::passages(&self.used, inner.policy.execution.max_passages),
+            passages: answer::passages(
+                &self.used,
+                inner.policy.execution.max_passages,
+                &self.input.request.query,
+            ),
             fields: assessment.fields,
         };
         let codes = self.failure_codes(assessment.conflict);

@@ -309,7 +309,7 @@ async fn a_newer_dated_statement_beats_an_older_one_of_the_same_tier() {
         "{HEAD}providers:\n  search_engine_provider:\n    - {}\n",
         provider(
             &a,
-            ", docs: [{url: \"https://courier.example/old\", title: \"Rate\", text: \"policy interest rate is 20%\", published: \"2025-01-10\", fields: {rate: \"20%\"}}, {url: \"https://post.example/new\", title: \"Rate\", text: \"policy interest rate is 21%\", published: \"2026-01-02\", fields: {rate: \"21%\"}}]"
+            ", docs: [{url: \"https://courier.example/old\", title: \"Rate\", text: \"policy interest rate is 20%\", published: \"2025-01-10\", fields: {rate: \"20%\"}}, {url: \"https://courier.example/new\", title: \"Rate\", text: \"policy interest rate is now 21%\", published: \"2026-01-02\", fields: {rate: \"21%\"}}]"
         ),
     );
     let r = gateway(&yaml)
@@ -420,6 +420,105 @@ async fn a_failed_sibling_of_an_answering_first_step_is_no_fallback() {
         b.diagnosis_only,
         vec![sgw_contract::FailureCode::SourceBlockedByCdn],
         "the sibling's failure is diagnosis only"
+    );
+    assert_reproducible(&r);
+}
+
+#[tokio::test(start_paused = true)]
+async fn two_publishers_that_disagree_stay_a_conflict_whatever_their_dates() {
+    let a = unique("a");
+    let yaml = format!(
+        "{HEAD}providers:\n  direct_official_adapter:\n    - {}\n",
+        provider(
+            &a,
+            ", docs: [{url: \"https://stats.example/ev\", title: \"Electric cars\", text: \"electric cars at the end of 2025: 412000\", published: \"2026-04-02\", fields: {cars: \"412000\"}}, {url: \"https://ministry.example/ev\", title: \"Electric cars\", text: \"electric cars registered at the end of 2025: 398500\", published: \"2026-02-10\", fields: {cars: \"398500\"}}]"
+        ),
+    );
+    let mut req = SearchRequest::new("electric cars end of 2025");
+    req.fields.push("cars:number".parse().unwrap());
+    let r = gateway(&yaml).search(&req).await.unwrap();
+    let f = &r.answer.fields["cars"];
+    assert_eq!(
+        f.value.as_deref(),
+        Some("412000"),
+        "the newer statement is shown"
+    );
+    assert_eq!(f.competing[0].reason, Some(CompetingReason::Conflict));
+    assert_eq!(f.level, ConfidenceLevel::Medium, "0.95 − 0.25");
+    assert!(
+        r.failure_codes
+            .contains(&sgw_contract::FailureCode::SourceConflictNeedsReview)
+    );
+    assert_reproducible(&r);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_page_naming_every_term_but_answering_nowhere_is_not_a_passage_answer() {
+    let a = unique("a");
+    let yaml = format!(
+        "{HEAD}providers:\n  direct_official_adapter:\n    - {}\n",
+        provider(
+            &a,
+            ", docs: [{url: \"https://stats.example/\", title: \"Central bank\", text: \"The board lowered the policy rate today. Other news: monetary statistics; meetings of the staff council; the 2027 budget.\"}]"
+        ),
+    );
+    let r = gateway(&yaml)
+        .search(&SearchRequest::new("monetary policy meetings 2027"))
+        .await
+        .unwrap();
+    assert!(r.has_answer());
+    assert_eq!(
+        r.confidence_level,
+        ConfidenceLevel::Low,
+        "{:#?}",
+        r.score_breakdown
+    );
+    assert_reproducible(&r);
+}
+
+#[tokio::test(start_paused = true)]
+async fn registry_sources_are_publishers_whatever_their_domains() {
+    let a = unique("a");
+    let yaml = format!(
+        "version: 1\nname: t\nsources:\n  stats:\n    publisher: Statistics Agency\n    tier: OFFICIAL_PRIMARY\n    domains: [stats.gov.example]\n  transport:\n    publisher: Transport Agency\n    tier: OFFICIAL_PRIMARY\n    domains: [transport.gov.example, transport-agency.example]\nproviders:\n  direct_official_adapter:\n    - {}\n",
+        provider(
+            &a,
+            ", docs: [{url: \"https://stats.gov.example/r\", title: \"Rate\", text: \"policy interest rate is 4.5%\", fields: {rate: \"4.5%\"}}, {url: \"https://transport.gov.example/r\", title: \"Rate\", text: \"the policy interest rate: 4.5%\", fields: {rate: \"4.5%\"}}, {url: \"https://transport-agency.example/r\", title: \"Rate\", text: \"our policy interest rate page: 4.5%\", fields: {rate: \"4.5%\"}}]"
+        ),
+    );
+    let r = gateway(&yaml)
+        .search(&rate_request("policy interest rate"))
+        .await
+        .unwrap();
+    let b = r.answer.fields["rate"].score_breakdown.clone().unwrap();
+    assert_eq!(
+        b.sources_counted.len(),
+        2,
+        "two agencies under one domain are two publishers; one agency on two domains is one"
+    );
+    assert_eq!(r.confidence, 0.99);
+    assert_reproducible(&r);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_page_about_another_jurisdiction_neither_wins_nor_raises_a_conflict() {
+    let a = unique("a");
+    let yaml = format!(
+        "{HEAD}providers:\n  direct_official_adapter:\n    - {}\n",
+        provider(
+            &a,
+            ", docs: [{url: \"https://stats.example/norland\", title: \"Unemployment\", text: \"Norland: the unemployment rate was 6.8% in the third quarter of 2026.\", fields: {rate: \"6.8%\"}}, {url: \"https://courier.example/estmark\", title: \"Jobless rate\", text: \"Estmark: the unemployment rate was 7.4% in the third quarter of 2026.\", fields: {rate: \"7.4%\"}}]"
+        ),
+    );
+    let mut req = rate_request("Estmark unemployment rate third quarter 2026");
+    req.scope = Some("estmark".into());
+    let r = gateway(&yaml).search(&req).await.unwrap();
+    let f = &r.answer.fields["rate"];
+    assert_eq!(f.value.as_deref(), Some("7.4%"), "{:#?}", r.answer.fields);
+    assert_eq!(f.competing[0].reason, Some(CompetingReason::OffTopic));
+    assert!(
+        !r.failure_codes
+            .contains(&sgw_contract::FailureCode::SourceConflictNeedsReview)
     );
     assert_reproducible(&r);
 }

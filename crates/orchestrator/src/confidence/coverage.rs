@@ -58,14 +58,26 @@ pub(crate) fn content_terms(query: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The content terms a text must contain to answer at all: the question's
+/// numbers, and the words of the request's scope (its jurisdiction) that the
+/// question names — a page about another place or year does not answer.
+pub(crate) fn mandatory_terms(terms: &BTreeSet<String>, scope: Option<&str>) -> BTreeSet<String> {
+    let scope_words = scope.map(content_terms).unwrap_or_default();
+    terms
+        .iter()
+        .filter(|t| is_number(t) || scope_words.contains(*t))
+        .cloned()
+        .collect()
+}
+
 /// How well a text covers the question, from best to worst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Band {
     /// Every content term is there: the text can answer at `high`.
     Full,
-    /// At least 80 % of the terms and every number: at most `medium`.
+    /// At least 80 % of the terms and every mandatory one: at most `medium`.
     Answers,
-    /// Less, or a number of the question missing: at most `low`.
+    /// Less, or a mandatory term (a number, the scope) missing: at most `low`.
     Partial,
     /// The question names a year the text does not, and the text names
     /// other years: it is about another period (at most `low`).
@@ -127,8 +139,17 @@ fn is_number(w: &str) -> bool {
     w.chars().all(|c| c.is_ascii_digit())
 }
 
-/// The coverage of `terms` by `title` + `text`.
-pub(crate) fn coverage(terms: &BTreeSet<String>, title: &str, text: &str) -> Coverage {
+/// The coverage of `terms` by `title` + `text`; `mandatory` ⊆ `terms` must
+/// all be there. `published` (the text's dateline, `YYYY-…`) anchors relative
+/// time: a year of the question is covered by a text published that year, or
+/// the year before when the text says "last year".
+pub(crate) fn coverage(
+    terms: &BTreeSet<String>,
+    mandatory: &BTreeSet<String>,
+    title: &str,
+    text: &str,
+    published: Option<&str>,
+) -> Coverage {
     if terms.is_empty() {
         return Coverage {
             covered: 0,
@@ -142,15 +163,27 @@ pub(crate) fn coverage(terms: &BTreeSet<String>, title: &str, text: &str) -> Cov
         .filter(|w| !w.is_empty())
         .collect();
     let stems: BTreeSet<&str> = words.iter().map(|w| stem(w)).collect();
+    let dateline: Option<u32> = published
+        .and_then(|p| p.get(..4))
+        .and_then(|y| y.parse().ok());
+    let says_last_year = haystack.contains("last year");
+    let anchored = |t: &str| {
+        is_year(t)
+            && dateline.is_some_and(|y| {
+                let t: u32 = t.parse().unwrap_or(0);
+                t == y || (says_last_year && t + 1 == y)
+            })
+    };
     let mut covered = 0;
-    let mut number_missing = false;
+    let mut mandatory_missing = false;
     let mut year_missing = false;
     for t in terms {
-        let hit = words.contains(t.as_str()) || (!is_number(t) && stems.contains(stem(t)));
+        let hit =
+            words.contains(t.as_str()) || (!is_number(t) && stems.contains(stem(t))) || anchored(t);
         if hit {
             covered += 1;
-        } else if is_number(t) {
-            number_missing = true;
+        } else {
+            mandatory_missing |= is_number(t) || mandatory.contains(t);
             year_missing |= is_year(t);
         }
     }
@@ -159,7 +192,7 @@ pub(crate) fn coverage(terms: &BTreeSet<String>, title: &str, text: &str) -> Cov
         Band::Full
     } else if year_missing && words.iter().any(|w| is_year(w)) {
         Band::OtherPeriod
-    } else if !number_missing && covered as f64 >= 0.8 * total as f64 {
+    } else if !mandatory_missing && covered as f64 >= 0.8 * total as f64 {
         Band::Answers
     } else {
         Band::Partial
@@ -176,7 +209,8 @@ mod tests {
     use super::*;
 
     fn band(q: &str, text: &str) -> Band {
-        coverage(&content_terms(q), "", text).band
+        let terms = content_terms(q);
+        coverage(&terms, &mandatory_terms(&terms, None), "", text, None).band
     }
 
     #[test]
@@ -219,6 +253,29 @@ mod tests {
             "a number of the question is missing"
         );
         assert_eq!(band("interest rate", "Interest rates rose"), Band::Full);
+        let terms = content_terms("Estmark unemployment rate third quarter 2026");
+        let scoped = mandatory_terms(&terms, Some("estmark"));
+        let norland = "Norland: the unemployment rate was 6.8 % in the third quarter of 2026";
+        assert_eq!(
+            coverage(&terms, &scoped, "", norland, None).band,
+            Band::Partial,
+            "the scope the question names is missing"
+        );
+        assert_eq!(
+            coverage(&terms, &mandatory_terms(&terms, None), "", norland, None).band,
+            Band::Answers
+        );
+        let terms = content_terms("airport passengers 2025");
+        let none = BTreeSet::new();
+        let text = "The airport served 3.9 million passengers last year.";
+        let band = |published| coverage(&terms, &none, "", text, published).band;
+        assert_eq!(
+            band(Some("2026-02-06")),
+            Band::Full,
+            "relative to its dateline"
+        );
+        assert_eq!(band(Some("2027-02-06")), Band::Partial);
+        assert_eq!(band(None), Band::Partial);
         assert!(Band::Answers.answers() && !Band::Partial.answers());
     }
 }

@@ -4,8 +4,9 @@
 //! Each piece of evidence *votes* for the best-fitting candidate it holds for a
 //! field (the field finder's [`sgw_contract::FoundField::score`]); a page whose
 //! runner-up is within [`AMBIGUITY_MARGIN`] of its best does not separate them.
-//! Values are ranked: backed by a read page before snippet-only, fresh before
-//! stale cache, more trusted tier first; within the best tier a newer dated
+//! Values are ranked: backed by a read page before snippet-only, fresh
+//! before stale cache, by a page covering the question before off-topic
+//! ones, more trusted tier first; within the best tier a newer dated
 //! statement beats older ones, then more independent supporters win; what is
 //! still tied is a conflict, never settled by string order.
 //!
@@ -21,21 +22,26 @@ mod coverage;
 mod similar;
 
 use crate::answer::Used;
-pub(crate) use coverage::{Band, content_terms, coverage};
+pub(crate) use coverage::{Band, content_terms, coverage, mandatory_terms};
 use sgw_contract::{
     AnswerField, CompetingReason, ConfidenceLevel, FailureCode, FieldCandidate, FieldSpec,
     ScoreBreakdown, Scoring, SearchRequest, SourceTier,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A candidate fitting the question less than this never supports a value.
-pub(crate) const MIN_FIT: f64 = 0.3;
+/// A candidate fitting the question less than this never supports a value
+/// (the finder's non-answers: a page about another subject, year or place).
+pub(crate) const MIN_FIT: f64 = 0.5;
 /// A page's runner-up within this of its best candidate: the page does not separate them.
 pub(crate) const AMBIGUITY_MARGIN: f64 = 0.1;
 /// A value whose best supporting candidate fits less than this is at most
 /// `low` (the finder's weak fits: a term of the question missing from the
 /// sentence, a qualifier or year against it, outside the `as_of` window).
-pub(crate) const STRONG_FIT: f64 = 0.6;
+pub(crate) const STRONG_FIT: f64 = 0.65;
+
+/// Passages per piece of evidence that must carry a passage answer (the
+/// answer shows at most three per source).
+const PASSAGES_READ: usize = 3;
 
 /// The scoring model and the level thresholds.
 #[derive(Debug, Clone, Copy)]
@@ -80,27 +86,48 @@ pub(crate) struct Assessment {
 
 /// What is known of each piece of used evidence, computed once per assessment.
 struct Facts {
+    /// Coverage of the question by the title and text (for field values).
     band: Vec<Band>,
+    /// Coverage by the title and the ranked passages (for passage answers):
+    /// a page that names every term somewhere but answers nowhere is not an answer.
+    passage_band: Vec<Band>,
     /// Independence cluster per evidence: same publisher or near-duplicate text.
     cluster: Vec<usize>,
 }
 
 impl Facts {
-    fn new(used: &[Used], query: &str) -> Facts {
-        let terms = content_terms(query);
-        let band = used
+    fn new(used: &[Used], request: &SearchRequest) -> Facts {
+        let terms = content_terms(&request.query);
+        let mandatory = mandatory_terms(&terms, request.scope.as_deref());
+        let band_of = |u: &Used, text: &str| {
+            if u.tier == SourceTier::UserSuppliedEvidence {
+                // A person handed it in for this very question.
+                Band::Full
+            } else {
+                let published = u.evidence.published_at.as_deref();
+                coverage(&terms, &mandatory, &u.evidence.title, text, published).band
+            }
+        };
+        let band = used.iter().map(|u| band_of(u, &u.evidence.text)).collect();
+        let passage_band = used
             .iter()
             .map(|u| {
-                if u.tier == SourceTier::UserSuppliedEvidence {
-                    // A person handed it in for this very question.
-                    Band::Full
-                } else {
-                    coverage(&terms, &u.evidence.title, &u.evidence.text).band
+                if u.evidence.passages.is_empty() {
+                    return band_of(u, &u.evidence.text);
                 }
+                let passages: Vec<&str> = u
+                    .evidence
+                    .passages
+                    .iter()
+                    .take(PASSAGES_READ)
+                    .map(|p| p.text.as_str())
+                    .collect();
+                band_of(u, &passages.join(" \n "))
             })
             .collect();
         Facts {
             band,
+            passage_band,
             cluster: clusters(used),
         }
     }
@@ -186,7 +213,7 @@ pub(crate) fn assess(
     model: &Model<'_>,
     run_codes: &[FailureCode],
 ) -> Assessment {
-    let facts = Facts::new(used, &request.query);
+    let facts = Facts::new(used, request);
     let mut fields = BTreeMap::new();
     let mut conflict = false;
     for spec in &request.fields {
@@ -245,7 +272,7 @@ fn assess_passages(
     let answering: Vec<usize> = read
         .iter()
         .copied()
-        .filter(|&i| facts.band[i].answers())
+        .filter(|&i| facts.passage_band[i].answers())
         .collect();
     let (pool, snippet_only) = if !answering.is_empty() {
         (answering, false)
@@ -262,7 +289,7 @@ fn assess_passages(
     if snippet_only {
         b.cap(model.low_cap(), "snippet_only");
     }
-    let best_band = counted.iter().map(|&i| facts.band[i]).min();
+    let best_band = counted.iter().map(|&i| facts.passage_band[i]).min();
     if let Some((max, reason)) = best_band.and_then(|band| model.band_cap(band)) {
         b.cap(max, reason);
     }
@@ -332,6 +359,8 @@ struct Group {
     votes: Vec<Vote>,
     /// Evidence read as a page (not snippets) voting for it.
     read: Vec<usize>,
+    /// Some page voting for it covers the question (band `Full` or `Answers`).
+    on_topic: bool,
     fresh: bool,
     tier: SourceTier,
     /// The newest date of its statements at its best tier (when all are dated).
@@ -389,6 +418,7 @@ fn groups(votes: &[Vote], used: &[Used], facts: &Facts) -> Vec<Group> {
                 .collect::<BTreeSet<_>>()
                 .len();
             Group {
+                on_topic: read.iter().any(|&i| facts.band[i].answers()),
                 fresh: read.iter().any(|&i| !used[i].stale),
                 first: pool.iter().copied().min().unwrap_or(usize::MAX),
                 value,
@@ -417,7 +447,7 @@ enum Decided {
 
 /// Orders the groups best first and says how the first was chosen.
 fn rank(mut groups: Vec<Group>) -> (Vec<Group>, Decided) {
-    let class = |g: &Group| (g.read.is_empty(), !g.fresh, g.tier);
+    let class = |g: &Group| (g.read.is_empty(), !g.fresh, !g.on_topic, g.tier);
     groups.sort_by(|a, b| class(a).cmp(&class(b)).then(a.first.cmp(&b.first)));
     let Some(top) = groups.first() else {
         return (groups, Decided::Class);
@@ -443,16 +473,23 @@ fn rank(mut groups: Vec<Group>) -> (Vec<Group>, Decided) {
     (groups, decided)
 }
 
-fn reason(winner: &Group, loser: &Group, decided: Decided) -> CompetingReason {
+fn reason(winner: &Group, loser: &Group, decided: Decided, used: &[Used]) -> CompetingReason {
+    // An older statement is superseded by its own publisher's newer one; two
+    // publishers that disagree stay a conflict, whatever their dates.
+    let publishers = |g: &Group| -> BTreeSet<String> {
+        g.read.iter().map(|&i| used[i].independence_key()).collect()
+    };
     if loser.read.is_empty() {
         CompetingReason::Snippet
     } else if winner.fresh && !loser.fresh {
         CompetingReason::Stale
+    } else if winner.on_topic && !loser.on_topic {
+        CompetingReason::OffTopic
     } else if loser.tier == winner.tier
-        && loser.read.is_empty() == winner.read.is_empty()
         && decided == Decided::Date
         && loser.newest.is_some()
         && loser.newest < winner.newest
+        && publishers(loser).is_subset(&publishers(winner))
     {
         CompetingReason::Superseded
     } else if loser.tier <= SourceTier::AuthoritativeMedia || loser.tier <= winner.tier {
@@ -526,7 +563,7 @@ fn assess_field(
             let r = if tie && g.tier == winner.tier && g.support == winner.support {
                 CompetingReason::Conflict
             } else {
-                reason(&winner, &g, decided)
+                reason(&winner, &g, decided, used)
             };
             candidate(&g, used, r)
         })
