@@ -246,3 +246,40 @@ fn policy_errors_name_their_key_and_line() {
         "{e}"
     );
 }
+
+#[test]
+fn a_store_that_refuses_writes_is_an_io_error_not_a_silent_success() {
+    let world = sgw_testkit::world::World::start_detached();
+    world.break_everything();
+    let dir = tempfile::tempdir().unwrap();
+    let policy = write(
+        dir.path(),
+        "world.yaml",
+        world
+            .policy(&sgw_testkit::world::PolicyOptions::default())
+            .as_bytes(),
+    );
+    let db = dir.path().join("store.sqlite");
+    // Create and migrate the store, then open it read-only.
+    sgw()
+        .args(["cache", "stats", "--store"])
+        .arg(&db)
+        .assert()
+        .success();
+    let read_only = format!("sqlite://{}?mode=ro", db.display());
+    sgw()
+        .args([
+            "search",
+            sgw_testkit::world::QUESTION,
+            "--json",
+            "--store",
+            &read_only,
+        ])
+        .arg("--policy")
+        .arg(&policy)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "the human evidence request could not be recorded",
+        ));
+}

@@ -115,6 +115,9 @@ pub async fn run(args: Args) -> CliResult {
     } else {
         print!("{}", sgw_safeio::terminal_safe(&render(&result)));
     }
+    if let Some(e) = crate::cmd::store_write_failure(&result) {
+        return Err(e);
+    }
     Ok(exit_code(&result))
 }
 

@@ -62,6 +62,11 @@ impl Default for HumanIntakeConfig {
     }
 }
 
+/// The start of the failure detail when the store refused the request (a
+/// read-only or broken store): callers (`sgw search`) turn it into an I/O
+/// error instead of reporting success with the request silently lost.
+pub const REQUEST_NOT_RECORDED: &str = "the human evidence request could not be recorded";
+
 /// How a person hands evidence in, the tail of every "needed" sentence.
 pub const SUBMIT_HOW: &str = "submit the page as a PDF, a screenshot, the URL or pasted text with `sgw evidence submit` and this request's id";
 
@@ -204,7 +209,7 @@ impl Provider for HumanIntake {
         let store_err = |e: sgw_store::StoreError| {
             ProviderError::new(
                 FailureCode::HumanEvidenceRequired,
-                format!("the human evidence request could not be recorded: {e}"),
+                format!("{REQUEST_NOT_RECORDED}: {e}"),
             )
         };
         let open = store
