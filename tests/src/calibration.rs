@@ -245,6 +245,33 @@ impl Report {
                 pct(row.share())
             ));
         }
+        let mut kinds: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+        for o in self.wrong() {
+            let kind = match (o.value.is_some(), o.answer_page_read, o.reason.as_str()) {
+                (_, _, r) if r.starts_with("overconfident") => {
+                    "right value, level above the evidence"
+                }
+                (_, _, r) if r.starts_with("high with an empty") => "high with an empty field",
+                (_, _, r) if r.starts_with("answered") => "a value where no answer exists",
+                (_, _, r) if r.starts_with("best passage") || r == "no passage" => {
+                    "passages miss the answer"
+                }
+                (false, Some(true), _) => "no value, an answer page was read",
+                (false, _, _) => "no value, no answer page was read",
+                (true, Some(true), _) => "wrong value, an answer page was read",
+                (true, _, _) => "wrong value, no answer page was read",
+            };
+            let slot = match o.level {
+                ConfidenceLevel::High => 0,
+                ConfidenceLevel::Medium => 1,
+                ConfidenceLevel::Low => 2,
+            };
+            kinds.entry(kind).or_default()[slot] += 1;
+        }
+        s.push_str("\n| wrong answers by kind | high | medium | low |\n|---|---|---|---|\n");
+        for (kind, [h, m, l]) in &kinds {
+            s.push_str(&format!("| {kind} | {h} | {m} | {l} |\n"));
+        }
         if verbose {
             s.push_str("\nWrong answers:\n");
             for o in self.wrong() {
