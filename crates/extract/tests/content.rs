@@ -177,3 +177,151 @@ fn article_split_over_sibling_cards_is_kept_whole() {
     }
     assert!(!doc.text.contains("Other story"));
 }
+
+/// A paragraph of prose with enough words and commas to score as content.
+fn para(tag: &str, n: usize) -> String {
+    format!(
+        "<p>{tag} paragraph {n} goes on with words, clauses, and details, so that a reader learns something from it.</p>"
+    )
+}
+
+fn text_of(page: &str) -> String {
+    extract(page.as_bytes(), Some("text/html"), None)
+        .unwrap()
+        .text
+}
+
+#[test]
+fn content_inside_an_unclosed_head_or_header_is_found() {
+    // No </head>, no <body>: the first content element starts the body.
+    let page = format!(
+        "<html><head><title>T</title><meta charset=utf-8><div class='content'>{}</div></html>",
+        para("Headless", 1).repeat(3)
+    );
+    assert!(text_of(&page).contains("Headless paragraph 1"), "{page}");
+    // An unclosed <header> swallowing the page still yields the article.
+    let page = format!(
+        "<html><body><header id='branding'><a href='/'>Site</a><article>{}</article></body></html>",
+        (1..=4).map(|n| para("Swallowed", n)).collect::<String>()
+    );
+    let t = text_of(&page);
+    assert!(t.contains("Swallowed paragraph 4"), "{t}");
+}
+
+#[test]
+fn noscript_text_is_content_and_svg_title_does_not_swallow_the_page() {
+    let page = format!(
+        "<html><body><div class='post-body'><script type='text/template'>x</script><noscript>{}</noscript></div></body></html>",
+        para("Noscript", 1).repeat(3)
+    );
+    assert!(text_of(&page).contains("Noscript paragraph 1"));
+    let page = format!(
+        "<html><body><svg><title/><path d='M0'/></svg><article>{}</article></body></html>",
+        para("Svg", 1).repeat(3)
+    );
+    assert!(text_of(&page).contains("Svg paragraph 1"));
+}
+
+#[test]
+fn teaser_listing_does_not_beat_the_article() {
+    let teaser = |n: usize| {
+        format!(
+            "<article class='teaser-{n} post'><h3><a href='/t{n}'>Other headline {n}</a></h3><p>Teaser {n} text with words, commas, and a promise of more.</p></article>"
+        )
+    };
+    let page = format!(
+        "<html><body><main><div class='layout'><div class='col'><div class='story'>{}</div></div></div></main><section class='more'>{}</section></body></html>",
+        (1..=6).map(|n| para("Story", n)).collect::<String>(),
+        (1..=6).map(teaser).collect::<String>()
+    );
+    let t = text_of(&page);
+    assert!(
+        t.contains("Story paragraph 1") && t.contains("Story paragraph 6"),
+        "{t}"
+    );
+    assert!(!t.contains("Teaser 3 text"), "{t}");
+}
+
+#[test]
+fn lede_in_the_article_header_is_kept_bylines_and_datelines_are_not() {
+    let page = format!(
+        "<html><body><article><header class='entry-header'><h1>Headline</h1>\
+         <p class='lede'>The lede sums the story up in one sentence, with a clause, for the busy reader.</p>\
+         <p>By Jane Roe</p><p>Published 12 March 2021, 10:48</p></header>\
+         <div class='entry-content'>{}</div></article></body></html>",
+        (1..=4).map(|n| para("Body", n)).collect::<String>()
+    );
+    let t = text_of(&page);
+    assert!(t.contains("The lede sums the story up"), "{t}");
+    assert!(t.contains("Body paragraph 4"), "{t}");
+    assert!(!t.contains("Jane Roe"), "{t}");
+    assert!(!t.contains("12 March 2021"), "{t}");
+}
+
+#[test]
+fn consent_banner_and_author_box_go_even_when_long() {
+    let page = format!(
+        "<html><body><article class='post'>{}<div class='author-bio'><p>Jane Roe writes about rivers, floods, and the people who live beside them, and has done so for years.</p></div></article>\
+         <div id='cookie-banner'>{}</div></body></html>",
+        (1..=3).map(|n| para("Short", n)).collect::<String>(),
+        (1..=6).map(|n| para("Cookie", n)).collect::<String>()
+    );
+    let t = text_of(&page);
+    assert!(t.contains("Short paragraph 3"), "{t}");
+    assert!(!t.contains("Cookie paragraph"), "{t}");
+    assert!(!t.contains("writes about rivers"), "{t}");
+}
+
+#[test]
+fn forum_thread_keeps_its_posts_article_comments_still_go() {
+    let post = |n: usize| {
+        format!(
+            "<div class='comment-body'><div class='user'><a href='/u{n}'>user{n}</a></div><div class='comment-text'>Post {n} of the thread explains, with some detail and a comma or two, what happened to the cat.</div></div>"
+        )
+    };
+    let thread = format!(
+        "<html><body><div id='comments'>{}</div></body></html>",
+        (1..=5).map(post).collect::<String>()
+    );
+    let t = text_of(&thread);
+    assert!(
+        t.contains("Post 1 of the thread") && t.contains("Post 5 of the thread"),
+        "{t}"
+    );
+    // Beside a real article, the same markup is a comment section.
+    let article = format!(
+        "<html><body><article>{}</article><div id='comments'>{}</div></body></html>",
+        (1..=8).map(|n| para("Article", n)).collect::<String>(),
+        (1..=5).map(post).collect::<String>()
+    );
+    let t = text_of(&article);
+    assert!(t.contains("Article paragraph 8"), "{t}");
+    assert!(!t.contains("Post 1 of the thread"), "{t}");
+}
+
+#[test]
+fn content_split_across_containers_is_joined() {
+    // A product page: description in one tab, details in another, prices and
+    // buttons between them.
+    let page = format!(
+        "<html><body><main><div class='tab-description'>{}</div><div class='buy'><button>Add to cart</button><span>19.90</span></div>\
+         <div class='tab-details'><p>Details of the product, which come in a second container of the page, matter to the buyer as much as the first ones do.</p></div></main>\
+         <aside><ul><li><a href='/a'>Other product</a></li></ul></aside></body></html>",
+        (1..=3).map(|n| para("Description", n)).collect::<String>()
+    );
+    let t = text_of(&page);
+    assert!(t.contains("Description paragraph 3"), "{t}");
+    assert!(t.contains("Details of the product"), "{t}");
+    assert!(!t.contains("Other product"), "{t}");
+}
+
+#[test]
+fn trailing_related_heading_and_ui_labels_are_dropped() {
+    let page = format!(
+        "<html><body><div class='entry-content'>{}<p>Teilen</p><div id='jp-relatedposts' class='jp-relatedposts'><h3>Ähnliche Beiträge</h3></div></div></body></html>",
+        (1..=3).map(|n| para("Blog", n)).collect::<String>()
+    );
+    let t = text_of(&page);
+    assert!(t.ends_with("something from it."), "{t}");
+    assert!(!t.contains("Ähnliche") && !t.contains("Teilen"), "{t}");
+}
