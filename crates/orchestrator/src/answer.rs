@@ -35,22 +35,28 @@ pub(crate) struct Used {
     pub stale: bool,
     /// The independent-publisher key (see [`credit`]).
     pub independence: String,
+    /// The scopes its registry source is authoritative for (empty: any, or
+    /// not a registry source).
+    pub scopes: Vec<String>,
 }
 
-/// Who a piece of evidence is credited to, and its independent-publisher key.
+/// Who a piece of evidence is credited to, its independent-publisher key and
+/// the scopes of its registry source.
 ///
 /// A snippet is its engine's (never the publisher of the page it is about); a
 /// page is its registry source's, else the provider's claim, else its domain.
 /// Independence: a registry source is one publisher whatever its domains
 /// (two agencies under one government domain are two); anything else is its
 /// registrable domain (a page's claimed name is not trusted for counting).
-pub(crate) fn credit(planner: &Planner, evidence: &Evidence) -> (String, String) {
+pub(crate) fn credit(planner: &Planner, evidence: &Evidence) -> (String, String, Vec<String>) {
     let url = evidence.effective_url();
     let host = url.host_str().unwrap_or_default();
-    let independence = match planner.source_for_host(host) {
+    let registry = planner.source_for_host(host);
+    let independence = match registry {
         Some(s) => format!("source:{}", s.id),
         None => registrable_domain(host),
     };
+    let scopes = registry.map(|s| s.scopes.clone()).unwrap_or_default();
     let publisher = if evidence.snippet_only {
         evidence
             .publisher
@@ -60,7 +66,7 @@ pub(crate) fn credit(planner: &Planner, evidence: &Evidence) -> (String, String)
     } else {
         planner.publisher(url, evidence.publisher.as_deref())
     };
-    (publisher, independence)
+    (publisher, independence, scopes)
 }
 
 impl Used {
@@ -161,12 +167,11 @@ pub(crate) fn canonical_field_value(kind: &FieldKind, value: &str) -> String {
 /// words), then the ranker's score.
 pub(crate) fn passages(used: &[Used], max_passages: usize, query: &str) -> Vec<AnswerPassage> {
     let terms = crate::confidence::content_terms(query);
-    let none = std::collections::BTreeSet::new();
     let mut passages: Vec<(usize, AnswerPassage)> = used
         .iter()
         .flat_map(|u| {
             u.evidence.passages.iter().take(3).map(|p| {
-                let covered = crate::confidence::coverage(&terms, &none, "", &p.text, None).covered;
+                let covered = crate::confidence::coverage(&terms, "", &p.text, None).covered;
                 let passage = AnswerPassage {
                     text: p.text.clone(),
                     evidence_id: u.evidence.evidence_id.clone(),

@@ -782,7 +782,7 @@ impl Run {
             if evidence.truncated {
                 self.codes.push(FailureCode::SearchResultTruncated);
             }
-            let (publisher, independence) = answer::credit(&inner.planner, &evidence);
+            let (publisher, independence, scopes) = answer::credit(&inner.planner, &evidence);
             self.used.push(Used {
                 evidence,
                 tier,
@@ -791,6 +791,7 @@ impl Run {
                 extracted_at: now.clone(),
                 stale,
                 independence,
+                scopes,
             });
         }
         // Keep the best sources when there are too many.

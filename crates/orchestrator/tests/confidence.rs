@@ -504,10 +504,10 @@ async fn registry_sources_are_publishers_whatever_their_domains() {
 async fn a_page_about_another_jurisdiction_neither_wins_nor_raises_a_conflict() {
     let a = unique("a");
     let yaml = format!(
-        "{HEAD}providers:\n  direct_official_adapter:\n    - {}\n",
+        "version: 1\nname: t\nsources:\n  stats:\n    publisher: Statistics Norland\n    tier: OFFICIAL_PRIMARY\n    domains: [stats.example]\n    scopes: [norland]\n  courier:\n    publisher: Courier\n    tier: AUTHORITATIVE_MEDIA\n    domains: [courier.example]\nproviders:\n  direct_official_adapter:\n    - {}\n",
         provider(
             &a,
-            ", docs: [{url: \"https://stats.example/norland\", title: \"Unemployment\", text: \"Norland: the unemployment rate was 6.8% in the third quarter of 2026.\", fields: {rate: \"6.8%\"}}, {url: \"https://courier.example/estmark\", title: \"Jobless rate\", text: \"Estmark: the unemployment rate was 7.4% in the third quarter of 2026.\", fields: {rate: \"7.4%\"}}]"
+            ", docs: [{url: \"https://stats.example/norland\", title: \"Unemployment\", text: \"The unemployment rate was 6.8% in the third quarter of 2026.\", fields: {rate: \"6.8%\"}}, {url: \"https://courier.example/estmark\", title: \"Jobless rate\", text: \"The unemployment rate rose to 7.4% in the 3rd quarter.\", published: \"2026-11-17\", fields: {rate: \"7.4%\"}}]"
         ),
     );
     let mut req = rate_request("Estmark unemployment rate third quarter 2026");

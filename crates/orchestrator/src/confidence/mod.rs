@@ -22,10 +22,10 @@ mod coverage;
 mod similar;
 
 use crate::answer::Used;
-pub(crate) use coverage::{Band, content_terms, coverage, mandatory_terms};
+pub(crate) use coverage::{Band, content_terms, coverage};
 use sgw_contract::{
-    AnswerField, CompetingReason, ConfidenceLevel, FailureCode, FieldCandidate, FieldSpec,
-    ScoreBreakdown, Scoring, SearchRequest, SourceTier,
+    AnswerField, CompetingReason, ConfidenceLevel, FailureCode, FieldCandidate, FieldKind,
+    FieldSpec, ScoreBreakdown, Scoring, SearchRequest, SourceTier, normalize_query,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -97,16 +97,23 @@ struct Facts {
 
 impl Facts {
     fn new(used: &[Used], request: &SearchRequest) -> Facts {
-        let terms = content_terms(&request.query);
-        let mandatory = mandatory_terms(&terms, request.scope.as_deref());
+        let terms = question_terms(request);
+        let scope = request.scope.as_deref().map(normalize_query);
         let band_of = |u: &Used, text: &str| {
             if u.tier == SourceTier::UserSuppliedEvidence {
                 // A person handed it in for this very question.
-                Band::Full
-            } else {
-                let published = u.evidence.published_at.as_deref();
-                coverage(&terms, &mandatory, &u.evidence.title, text, published).band
+                return Band::Full;
             }
+            // A registry source authoritative for other scopes only speaks
+            // of another jurisdiction than the one asked about.
+            if let Some(scope) = &scope
+                && !u.scopes.is_empty()
+                && !u.scopes.iter().any(|s| normalize_query(s) == *scope)
+            {
+                return Band::Partial;
+            }
+            let published = u.evidence.published_at.as_deref();
+            coverage(&terms, &u.evidence.title, text, published).band
         };
         let band = used.iter().map(|u| band_of(u, &u.evidence.text)).collect();
         let passage_band = used
@@ -131,6 +138,33 @@ impl Facts {
             cluster: clusters(used),
         }
     }
+}
+
+/// The terms a text must cover to answer `request`: the query's content
+/// terms without the words of the request's scope (judged by the sources'
+/// declared scopes instead: a national paper rarely names its own country)
+/// and without the words that only name the kind of a requested field (a
+/// page gives a date without saying "date").
+fn question_terms(request: &SearchRequest) -> BTreeSet<String> {
+    let mut terms = content_terms(&request.query);
+    if let Some(scope) = &request.scope {
+        for w in content_terms(scope) {
+            terms.remove(&w);
+        }
+    }
+    for f in &request.fields {
+        let kind_words: &[&str] = match f.kind {
+            FieldKind::Date => &["date", "day"],
+            FieldKind::Money => &["amount", "cost"],
+            FieldKind::Number => &["number", "count"],
+            FieldKind::Percent => &["percentage"],
+            FieldKind::Text(_) => &[],
+        };
+        for w in kind_words {
+            terms.remove(*w);
+        }
+    }
+    terms
 }
 
 /// Union of "same independent publisher" and "near-duplicate text".
@@ -307,17 +341,29 @@ struct Vote {
     runner_up: Option<(String, String, f64)>,
 }
 
+/// An amount whose integer part has a leading zero (`000`, `015`) is a piece
+/// of a number cut at a thousands separator the finder did not read, not a value.
+fn is_fragment(kind: &FieldKind, value: &str) -> bool {
+    if !matches!(
+        kind,
+        FieldKind::Number | FieldKind::Money | FieldKind::Percent
+    ) {
+        return false;
+    }
+    let amount = value.rsplit(' ').next().unwrap_or(value);
+    let amount = amount.trim_start_matches(['-', '+']);
+    let int: &str = amount.split(['.', '%']).next().unwrap_or("");
+    int.len() > 1 && int.starts_with('0') && int.chars().all(|c| c.is_ascii_digit())
+}
+
 fn votes(spec: &FieldSpec, used: &[Used]) -> Vec<Vote> {
     let mut votes = Vec::new();
     for (i, u) in used.iter().enumerate() {
         // value → (best score, its quote), in the finder's order
         let mut best: Vec<(String, f64, String)> = Vec::new();
-        for f in u
-            .evidence
-            .fields
-            .iter()
-            .filter(|f| f.name == spec.name && !f.value.trim().is_empty())
-        {
+        for f in u.evidence.fields.iter().filter(|f| {
+            f.name == spec.name && !f.value.trim().is_empty() && !is_fragment(&spec.kind, &f.value)
+        }) {
             let s = if f.score.is_finite() {
                 f.score.clamp(0.0, 1.0)
             } else {
@@ -629,4 +675,20 @@ fn assess_field(
         score_breakdown: Some(b),
     };
     (field, conflict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_fragment;
+    use sgw_contract::FieldKind;
+
+    #[test]
+    fn number_fragments_are_not_values() {
+        assert!(is_fragment(&FieldKind::Money, "EUR 000"));
+        assert!(is_fragment(&FieldKind::Number, "015"));
+        assert!(!is_fragment(&FieldKind::Number, "0"));
+        assert!(!is_fragment(&FieldKind::Percent, "0.25"));
+        assert!(!is_fragment(&FieldKind::Money, "EUR 50000"));
+        assert!(!is_fragment(&FieldKind::Date, "2027-09-05"));
+    }
 }
