@@ -293,3 +293,22 @@ impl Scoring {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_evidence_ids_are_not_collected_and_the_breakdown_is_kept() {
+        let mut a =
+            EvidenceSource::new("https://a.example/", "a", SourceTier::OfficialPrimary, "t");
+        a.evidence_id = Some(String::new());
+        let mut b = EvidenceSource::new("https://b.example/", "b", SourceTier::GeneralWeb, "t");
+        b.evidence_id = Some("ev-b".into());
+        let r = build_result(Answer::default(), vec![a, b], Vec::new(), false, Vec::new());
+        assert_eq!(r.evidence_ids, vec!["ev-b".to_string()]);
+        let breakdown = r.score_breakdown.unwrap();
+        assert_eq!(breakdown.confidence, r.confidence);
+        assert_eq!(breakdown.sources_counted[0].evidence_id, None);
+    }
+}
