@@ -16,6 +16,9 @@ struct Patterns {
     /// Consent banners, pop-ups and sign-up overlays: never content, however
     /// much text they hold.
     overlay: Regex,
+    /// Links to other pages ("related", "read more", previous/next post):
+    /// a class such as `related_post` must not pass for content.
+    recirculation: Regex,
     /// Author boxes and bylines.
     author: Regex,
     /// Comments and replies: boilerplate beside an article, the content of
@@ -39,6 +42,10 @@ fn patterns() -> &'static Patterns {
         .unwrap(),
         overlay: Regex::new(
             r"cookie|consent|gdpr|popup|modal|dialog|newsletter|agegate|onetrust|didomi|usercentrics|cmplz|\blogin|\bsign-?in\b",
+        )
+        .unwrap(),
+        recirculation: Regex::new(
+            r"related|recommend|more-stories|read-?more|recirc|trending|most-?read|prev-?next|next-?prev|prev-post|next-post|post-nav",
         )
         .unwrap(),
         author: Regex::new(r"author|contributor|\bbio\b|[-_]bio\b|biography").unwrap(),
@@ -208,7 +215,7 @@ pub fn main_text(dom: &Dom, title: Option<&str>) -> String {
         if ci.is_empty() && !matches!(node.tag, Tag::Header | Tag::Footer | Tag::Nav | Tag::Aside) {
             continue;
         }
-        let overlay = pats.overlay.is_match(ci);
+        let overlay = pats.overlay.is_match(ci) || pats.recirculation.is_match(ci);
         // Author boxes (bio, contributor card, byline tooltip) go unless they
         // hold most of the page's prose (an author's own page).
         if pats.author.is_match(ci)
@@ -1191,7 +1198,19 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
     while out.ends_with(char::is_whitespace) {
         out.pop();
     }
-    out
+    nfc(out)
+}
+
+/// Text in Unicode normalization form C (composed), as other extractors
+/// and most references write it: one spelling per character, whatever the
+/// page used (decomposed accents, Bengali nukta forms). A quick check
+/// leaves already-composed text (nearly all of it) untouched.
+fn nfc(text: String) -> String {
+    use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+    if is_nfc_quick(text.chars()) == IsNormalized::Yes {
+        return text;
+    }
+    text.nfc().collect()
 }
 
 /// All visible text of the page (no pruning), blocks separated by newlines.
