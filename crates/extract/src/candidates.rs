@@ -66,7 +66,10 @@ pub struct FieldCandidate {
     pub sentence_end: usize,
     /// Fit to the question in `[0, 1]`; comparable between candidates of one field.
     pub score: f64,
-    /// The signals that moved the score (`terms=0.83`, `qualifier-conflict`, `past`, …).
+    /// Share of the question's content terms found around the value, in `[0, 1]`
+    /// (1: all next to it; see [`field_candidates`]).
+    pub coverage: f64,
+    /// The signals that moved the score (`qualifier-conflict`, `past`, `as-of-out`, …).
     pub signals: Vec<String>,
 }
 
@@ -90,6 +93,86 @@ pub const ROLE: f64 = 0.10;
 pub const UNIT: f64 = 0.10;
 pub const AS_OF_IN: f64 = 0.10;
 pub const AS_OF_OUT: f64 = 0.45;
+
+/// What moved a candidate's score (see the module overview).
+#[derive(Debug, Clone, Copy)]
+enum Signal {
+    AbsentTerms,
+    QualifierMatch,
+    QualifierConflict,
+    ModifierMismatch,
+    YearConflict,
+    YearAbsent,
+    Announced,
+    AsOfIn,
+    AsOfOut,
+    Past,
+    Was,
+    Will,
+    Change,
+    YearLike,
+    UnitMatch,
+    UnitMismatch,
+    RoleMatch,
+    RoleMismatch,
+    AsOfPast,
+}
+
+const SIGNAL_NAMES: &[&str] = &[
+    "absent-terms",
+    "qualifier-match",
+    "qualifier-conflict",
+    "modifier-mismatch",
+    "year-conflict",
+    "year-absent",
+    "announced",
+    "as-of-in",
+    "as-of-out",
+    "past",
+    "was",
+    "will",
+    "change",
+    "year-like",
+    "unit-match",
+    "unit-mismatch",
+    "role-match",
+    "role-mismatch",
+    "as-of-past",
+];
+
+/// A set of [`Signal`]s (no allocation per candidate).
+#[derive(Debug, Clone, Copy, Default)]
+struct Signals(u32);
+
+impl Signals {
+    fn add(&mut self, s: Signal) {
+        self.0 |= 1 << s as u32;
+    }
+
+    fn names(self) -> Vec<String> {
+        SIGNAL_NAMES
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, n)| (*n).to_string())
+            .collect()
+    }
+}
+
+/// A scored value before it becomes a [`FieldCandidate`].
+struct Scored {
+    start: usize,
+    end: usize,
+    value: String,
+    sentence: (usize, usize),
+    score: f64,
+    coverage: f64,
+    signals: Signals,
+}
+
+/// At most this many values of one field are judged per text (the first ones
+/// near the question's terms): bounds the time on number dumps.
+const MAX_JUDGED: usize = 20_000;
 
 /// Sentences longer than this are cut at the next space (bounds the work per sentence).
 const MAX_SENTENCE: usize = 500;
@@ -233,7 +316,8 @@ struct Tok {
     start: usize,
     end: usize,
     lower: String,
-    canon: String,
+    /// Index in [`UNITS`] of the unit it names.
+    unit: Option<usize>,
     bit: u64,
     year: Option<i32>,
     /// Bit `i`: this word names the class of the question's qualifier `i` / a rival class.
@@ -303,7 +387,7 @@ pub fn field_candidates(
                     year_like: false,
                 })
                 .collect(),
-            _ => raw_values(&spec.kind, pattern.as_ref(), text),
+            _ => raw_values(&spec.kind, pattern.as_ref(), text, 4 * MAX_JUDGED),
         };
         out.extend(page.judge(spec, raws, as_of));
     }
@@ -395,7 +479,9 @@ fn split_sentences(line: &str, base: usize, out: &mut Vec<(usize, usize)>) {
         let b = bytes[i];
         let at_end = matches!(b, b'.' | b'!' | b'?')
             && bytes.get(i + 1).is_some_and(|n| n.is_ascii_whitespace());
-        let too_long = i - start > MAX_SENTENCE && b == b' ';
+        // Over-long sentences end at the next space (or anywhere, without spaces).
+        let too_long = i - start > MAX_SENTENCE
+            && (b == b' ' || i - start > 4 * MAX_SENTENCE && line.is_char_boundary(i));
         if at_end || too_long {
             let cut = if at_end { i + 1 } else { i };
             let ok = too_long || {
@@ -464,15 +550,29 @@ impl<'a> Page<'a> {
         let toks: Vec<Tok> = tokenize(text)
             .into_iter()
             .map(|(lower, start, end)| {
+                let year = year_of(&lower);
+                if lower.bytes().all(|b| b.is_ascii_digit()) {
+                    // Numbers are never terms, qualifiers or units.
+                    return Tok {
+                        start,
+                        end,
+                        lower,
+                        unit: None,
+                        bit: 0,
+                        year,
+                        own: 0,
+                        rival: 0,
+                    };
+                }
                 let canon = canonical(&lower);
                 let bit = q.term_bit(&canon);
-                let year = year_of(&lower);
                 let (own, rival) = qualifier_bits(&q, &canon);
+                let unit = UNITS.iter().position(|u| *u == canon);
                 Tok {
                     start,
                     end,
                     lower,
-                    canon,
+                    unit,
                     bit,
                     year,
                     own,
@@ -594,24 +694,36 @@ impl<'a> Page<'a> {
         }
     }
 
+    /// Content terms in a sentence, the lines above it that give it context, and its paragraph.
+    fn neighbourhood_mask(&self, si: usize) -> u64 {
+        let line = &self.lines[self.sentences[si].line];
+        let (above, heading) = self.context[si];
+        self.para_masks[line.para]
+            | line.mask
+            | above.map_or(0, |l| self.lines[l].mask)
+            | heading.map_or(0, |l| self.lines[l].mask)
+    }
+
     fn sentence_of(&self, pos: usize) -> Option<usize> {
         let i = self.sentences.partition_point(|s| s.start <= pos);
         i.checked_sub(1)
     }
 
     /// Token indices strictly before `pos` / from `pos` on, within `t0..t1`.
-    fn tok_before(&self, pos: usize, t0: usize, t1: usize, n: usize) -> Vec<&str> {
+    /// Up to `N` words before `pos` within `t0..t1`, nearest first (`""` pads).
+    fn tok_before<const N: usize>(&self, pos: usize, t0: usize, t1: usize) -> [&str; N] {
         let i = self.toks[t0..t1].partition_point(|t| t.end <= pos) + t0;
-        (t0..i)
-            .rev()
-            .take(n)
-            .map(|k| self.toks[k].lower.as_str())
-            .collect()
+        let mut out = [""; N];
+        for (slot, k) in out.iter_mut().zip((t0..i).rev()) {
+            *slot = self.toks[k].lower.as_str();
+        }
+        out
     }
 
-    fn tok_after(&self, pos: usize, t0: usize, t1: usize, n: usize) -> Vec<&Tok> {
+    /// Up to `n` tokens from `pos` on within `t0..t1`.
+    fn tok_after(&self, pos: usize, t0: usize, t1: usize, n: usize) -> &[Tok] {
         let i = self.toks[t0..t1].partition_point(|t| t.start < pos) + t0;
-        (i..t1).take(n).map(|k| &self.toks[k]).collect()
+        &self.toks[i..t1.min(i + n)]
     }
 
     /// Scores `raws` (the values of one field in the whole text).
@@ -657,15 +769,23 @@ impl<'a> Page<'a> {
                 let time_after = bytes.get(r.end) == Some(&b':')
                     && bytes.get(r.end + 1).is_some_and(u8::is_ascii_digit);
                 let para_sign = self.text[..r.start].trim_end().ends_with('§');
-                let prev = self.tok_before(r.start, sent.t0, sent.t1, 1);
+                let prev = self.tok_before::<1>(r.start, sent.t0, sent.t1);
                 let reference = prev.first().is_some_and(|p| REFERENCE_WORDS.contains(p));
                 if time_before || time_after || para_sign || reference {
                     continue;
                 }
             }
+            // Far from every content term (sentence, label line, heading, paragraph)
+            // while the page has some: no better than a weak fit, not judged.
+            if self.doc_mask != 0 && self.neighbourhood_mask(si) == 0 {
+                continue;
+            }
             kept.push((si, r));
+            if kept.len() >= MAX_JUDGED {
+                break;
+            }
         }
-        let mut out: Vec<FieldCandidate> = Vec::new();
+        let mut out: Vec<Scored> = Vec::new();
         let mut para_from: (usize, Option<Date>) = (usize::MAX, None);
         let mut i = 0;
         while i < kept.len() {
@@ -684,17 +804,32 @@ impl<'a> Page<'a> {
             i = j;
         }
         // Distinct values, best first.
+        out.retain(|c| c.score >= MIN_SCORE);
         out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.start.cmp(&b.start)));
-        let mut seen: Vec<String> = Vec::new();
-        out.retain(|c| {
-            if c.score < MIN_SCORE || seen.contains(&c.value) {
-                return false;
+        let mut best: Vec<Scored> = Vec::new();
+        for c in out {
+            if best.len() == MAX_PER_FIELD {
+                break;
             }
-            seen.push(c.value.clone());
-            true
-        });
-        out.truncate(MAX_PER_FIELD);
-        out
+            if !best.iter().any(|b| b.value == c.value) {
+                best.push(c);
+            }
+        }
+        best.into_iter()
+            .map(|c| FieldCandidate {
+                name: spec.name.clone(),
+                kind: spec.kind.clone(),
+                value: c.value,
+                raw: self.text[c.start..c.end].to_string(),
+                start: c.start,
+                end: c.end,
+                sentence_start: c.sentence.0,
+                sentence_end: c.sentence.1,
+                score: c.score,
+                coverage: (c.coverage * 1000.0).round() / 1000.0,
+                signals: c.signals.names(),
+            })
+            .collect()
     }
 
     fn is_question_value(&self, kind: &FieldKind, r: &RawValue) -> bool {
@@ -718,7 +853,7 @@ impl<'a> Page<'a> {
         group: &[&RawValue],
         as_of: Option<Date>,
         para_from: &mut Option<Date>,
-    ) -> Vec<FieldCandidate> {
+    ) -> Vec<Scored> {
         let q = &self.q;
         let sent = &self.sentences[si];
         let stext = &self.text[sent.start..sent.end];
@@ -791,7 +926,7 @@ impl<'a> Page<'a> {
                 continue;
             };
             let Some(c) = nearest(d.1, d.2) else { continue };
-            let before = self.tok_before(d.1, sent.t0, sent.t1, 3);
+            let before = self.tok_before::<3>(d.1, sent.t0, sent.t1);
             let w = &mut windows[c];
             match cue(&before) {
                 Some(Cue::From) => {
@@ -832,7 +967,7 @@ impl<'a> Page<'a> {
                     }
                     let jan1 = Date::new(y as i16, 1, 1).ok();
                     let next = Date::new(y as i16 + 1, 1, 1).ok();
-                    let before = self.tok_before(t.start, sent.t0, sent.t1, 1);
+                    let before = self.tok_before::<1>(t.start, sent.t0, sent.t1);
                     let w = &mut windows[c];
                     match before.first().copied() {
                         Some("since" | "from") => w.from = w.from.or(jan1),
@@ -908,7 +1043,7 @@ impl<'a> Page<'a> {
         let mismatch = self.modifier_mismatch(sent, sent_mask | ctx_mask);
         let mut out = Vec::with_capacity(group.len());
         for (c, r) in group.iter().enumerate() {
-            let mut signals: Vec<String> = Vec::new();
+            let mut signals = Signals::default();
             let mut score = BASE;
             // Coverage of content terms.
             let seg_mask = attached[c].iter().fold(0, |a, &ti| a | self.toks[ti].bit);
@@ -935,10 +1070,9 @@ impl<'a> Page<'a> {
                 sum / n_terms as f64
             };
             score += COVERAGE * coverage;
-            signals.push(format!("terms={coverage:.2}"));
             if absent > 0 {
                 score -= ABSENT_TERM * absent.min(3) as f64;
-                signals.push(format!("absent-terms={absent}"));
+                signals.add(Signal::AbsentTerms);
             }
             // Qualifiers next to the value (and in the label line above), else in the sentence/heading.
             let (own, rival) = attached[c].iter().fold(above_quals, |(o, r), &ti| {
@@ -947,15 +1081,15 @@ impl<'a> Page<'a> {
             let (matched, conflict) = qualifiers(q.quals.len(), (own, rival), far_quals);
             if matched > 0.0 {
                 score += QUALIFIER_MATCH * matched;
-                signals.push("qualifier-match".into());
+                signals.add(Signal::QualifierMatch);
             }
             if conflict > 0.0 {
                 score -= QUALIFIER_CONFLICT * conflict;
-                signals.push("qualifier-conflict".into());
+                signals.add(Signal::QualifierConflict);
             }
             if mismatch {
                 score -= MODIFIER_MISMATCH;
-                signals.push("modifier-mismatch".into());
+                signals.add(Signal::ModifierMismatch);
             }
             let year_signal = match q.years.is_empty() {
                 true => 0,
@@ -970,16 +1104,16 @@ impl<'a> Page<'a> {
                 1 => score += YEAR_MATCH,
                 -1 => {
                     score -= YEAR_CONFLICT;
-                    signals.push("year-conflict".into());
+                    signals.add(Signal::YearConflict);
                 }
                 _ => {}
             }
             if year_absent {
                 score -= YEAR_ABSENT;
-                signals.push("year-absent".into());
+                signals.add(Signal::YearAbsent);
             }
             // Temporal and kind cues around the value.
-            let before = self.tok_before(r.start, sent.t0, sent.t1, 3);
+            let before = self.tok_before::<3>(r.start, sent.t0, sent.t1);
             let after = self.tok_after(r.end, sent.t0, sent.t1, 3);
             let p1 = before.first().copied().unwrap_or("");
             let p2 = before.get(1).copied().unwrap_or("");
@@ -992,7 +1126,7 @@ impl<'a> Page<'a> {
                         .any(|w| ANNOUNCE_WORDS.contains(w) || FURNITURE_CUES.contains(w)));
             if announced && !(q.asks_furniture && spec.kind == FieldKind::Date) {
                 score -= ANNOUNCED;
-                signals.push("announced".into());
+                signals.add(Signal::Announced);
             }
             let mut window = windows[c];
             if spec.kind == FieldKind::Date {
@@ -1042,33 +1176,33 @@ impl<'a> Page<'a> {
                         window.from.is_none_or(|f| f <= day) && window.to.is_none_or(|t| day < t);
                     if inside {
                         score += AS_OF_IN;
-                        signals.push("as-of-in".into());
+                        signals.add(Signal::AsOfIn);
                     } else {
                         score -= AS_OF_OUT;
-                        signals.push("as-of-out".into());
+                        signals.add(Signal::AsOfOut);
                     }
                 }
                 if !q.asks_past && !windowed {
                     if past {
                         score -= PAST;
-                        signals.push("past".into());
+                        signals.add(Signal::Past);
                     } else if weak {
                         score -= PAST * WEAK_PAST_SHARE;
-                        signals.push("was".into());
+                        signals.add(Signal::Was);
                     } else if future && as_of.is_none() {
                         score -= PAST * WEAK_PAST_SHARE;
-                        signals.push("will".into());
+                        signals.add(Signal::Will);
                     } else if current {
                         score += CURRENT;
                     }
                 }
                 if change && !q.asks_change {
                     score -= CHANGE;
-                    signals.push("change".into());
+                    signals.add(Signal::Change);
                 }
                 if spec.kind == FieldKind::Number && r.year_like && !q.asks_year {
                     score -= YEAR_LIKE;
-                    signals.push("year-like".into());
+                    signals.add(Signal::YearLike);
                 }
             }
             // Units the question names.
@@ -1076,30 +1210,25 @@ impl<'a> Page<'a> {
                 let units: Vec<&str> = after
                     .iter()
                     .take(2)
-                    .filter(|t| t.start <= r.end + 3 || UNITS.contains(&t.canon.as_str()))
                     .take_while(|t| t.start <= r.end + 12)
-                    .map(|t| t.canon.as_str())
-                    .filter(|u| UNITS.contains(u))
+                    .filter_map(|t| t.unit.map(|u| UNITS[u]))
                     .collect();
                 if units.iter().any(|u| q.units.iter().any(|qu| qu == u)) {
                     score += UNIT;
-                    signals.push("unit-match".into());
+                    signals.add(Signal::UnitMatch);
                 } else if !units.is_empty() {
                     score -= 2.0 * UNIT;
-                    signals.push("unit-mismatch".into());
+                    signals.add(Signal::UnitMismatch);
                 }
             }
             let score = (score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0;
-            out.push(FieldCandidate {
-                name: spec.name.clone(),
-                kind: spec.kind.clone(),
-                value: r.value.clone(),
-                raw: self.text[r.start..r.end].to_string(),
+            out.push(Scored {
                 start: r.start,
                 end: r.end,
-                sentence_start: sent.start,
-                sentence_end: sent.end,
+                value: r.value.clone(),
+                sentence: (sent.start, sent.end),
                 score,
+                coverage,
                 signals,
             });
         }
@@ -1119,7 +1248,7 @@ impl<'a> Page<'a> {
         f1: &str,
         as_of: Option<Date>,
         score: &mut f64,
-        signals: &mut Vec<String>,
+        signals: &mut Signals,
     ) {
         let role = before
             .iter()
@@ -1136,10 +1265,10 @@ impl<'a> Page<'a> {
         if let (Some(want), Some(got)) = (q.date_role, role) {
             if want == got {
                 *score += ROLE;
-                signals.push("role-match".into());
+                signals.add(Signal::RoleMatch);
             } else {
                 *score -= 2.5 * ROLE;
-                signals.push("role-mismatch".into());
+                signals.add(Signal::RoleMismatch);
             }
         }
         if q.asks_next
@@ -1147,7 +1276,7 @@ impl<'a> Page<'a> {
             && d < day
         {
             *score -= AS_OF_OUT;
-            signals.push("as-of-past".into());
+            signals.add(Signal::AsOfPast);
         }
     }
 

@@ -160,10 +160,11 @@ pub(crate) struct RawValue {
 }
 
 /// Every number written in `text`, multipliers applied (`5.43 million` → `5430000`).
-pub(crate) fn number_spans(text: &str) -> Vec<RawValue> {
+pub(crate) fn number_spans(text: &str, limit: usize) -> Vec<RawValue> {
     res()
         .number
         .captures_iter(text)
+        .take(limit)
         .filter_map(|c| {
             let num = c.name("num")?;
             let end = c.get(0)?.end();
@@ -185,8 +186,13 @@ pub(crate) fn number_spans(text: &str) -> Vec<RawValue> {
         .collect()
 }
 
-/// Candidate values of `kind` in `text`, in text order.
-pub(crate) fn raw_values(kind: &FieldKind, pattern: Option<&Regex>, text: &str) -> Vec<RawValue> {
+/// Candidate values of `kind` in `text`, in text order, at most `limit` of each form.
+pub(crate) fn raw_values(
+    kind: &FieldKind,
+    pattern: Option<&Regex>,
+    text: &str,
+    limit: usize,
+) -> Vec<RawValue> {
     let r = res();
     let plain = |value: String, start: usize, end: usize| RawValue {
         value,
@@ -199,10 +205,11 @@ pub(crate) fn raw_values(kind: &FieldKind, pattern: Option<&Regex>, text: &str) 
             .into_iter()
             .map(|(v, a, b)| plain(v, a, b))
             .collect(),
-        FieldKind::Number => number_spans(text),
+        FieldKind::Number => number_spans(text, limit),
         FieldKind::Percent => r
             .percent
             .captures_iter(text)
+            .take(limit)
             .filter_map(|c| {
                 let num = c.name("num")?;
                 let end = c.get(0)?.end();
@@ -217,6 +224,7 @@ pub(crate) fn raw_values(kind: &FieldKind, pattern: Option<&Regex>, text: &str) 
             let mut out: Vec<RawValue> = r
                 .money
                 .captures_iter(text)
+                .take(limit)
                 .filter_map(|c| {
                     let m0 = c.get(0)?;
                     let (num, mult, cur) = match c.name("num") {
@@ -240,7 +248,7 @@ pub(crate) fn raw_values(kind: &FieldKind, pattern: Option<&Regex>, text: &str) 
                 })
                 .collect();
             // Cents of an unnamed currency: the amount in units (24.5 cents → 0.245).
-            for c in r.cents.captures_iter(text) {
+            for c in r.cents.captures_iter(text).take(limit) {
                 let (Some(num), Some(m0)) = (c.name("num"), c.get(0)) else {
                     continue;
                 };
@@ -259,6 +267,7 @@ pub(crate) fn raw_values(kind: &FieldKind, pattern: Option<&Regex>, text: &str) 
         FieldKind::Pattern(_) => match pattern {
             Some(re) => re
                 .captures_iter(text)
+                .take(limit)
                 .filter_map(|c| {
                     let m = c.get(1).or_else(|| c.get(0))?;
                     (!m.as_str().is_empty())

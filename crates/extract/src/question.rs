@@ -366,7 +366,7 @@ impl Question {
         for (value, _, _) in crate::date::find_dates(query) {
             q.dates.push(value);
         }
-        for c in crate::fields::number_spans(query) {
+        for c in crate::fields::number_spans(query, 64) {
             if let Ok(v) = c.value.parse::<f64>() {
                 q.numbers.push(v);
             }
