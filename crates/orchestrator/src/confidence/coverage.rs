@@ -58,6 +58,12 @@ pub(crate) fn content_terms(query: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// Head nouns a page often leaves implicit ("inflation was 2.7 %" answers
+/// "inflation rate"): a text that lacks one still covers the question.
+const IMPLICIT_WORDS: &[&str] = &[
+    "rate", "amount", "number", "level", "value", "figure", "total", "price", "cost",
+];
+
 /// Period words written several ways: `3rd` is `third`, `q3` the third quarter.
 fn equivalents(w: &str) -> &'static [&'static str] {
     match w {
@@ -183,6 +189,7 @@ pub(crate) fn coverage(
     let mut covered = 0;
     let mut number_missing = false;
     let mut year_missing = false;
+    let mut implicit_missing = 0;
     for t in terms {
         // `3rd` in a question means `third`; `q3` needs both its words.
         let needed: Vec<&str> = match equivalents(t) {
@@ -194,13 +201,18 @@ pub(crate) fn coverage(
         });
         if hit {
             covered += 1;
+        } else if IMPLICIT_WORDS.contains(&t.as_str()) {
+            implicit_missing += 1;
         } else {
             number_missing |= is_number(t);
             year_missing |= is_year(t);
         }
     }
-    let total = terms.len();
-    let band = if covered == total {
+    let total = terms.len() - implicit_missing;
+    let band = if covered == 0 {
+        // Only implicit words, all missing: nothing of the question is there.
+        Band::Partial
+    } else if covered == total {
         Band::Full
     } else if year_missing && words.iter().any(|w| is_year(w)) {
         Band::OtherPeriod
@@ -265,6 +277,16 @@ mod tests {
             "a number of the question is missing"
         );
         assert_eq!(band("interest rate", "Interest rates rose"), Band::Full);
+        assert_eq!(
+            band(
+                "annual inflation rate october 2026",
+                "Annual inflation was 2.7 % in October 2026"
+            ),
+            Band::Full,
+            "the head noun may stay implicit"
+        );
+        assert_eq!(band("interest rate", "the rate of the day"), Band::Partial);
+        assert_eq!(band("price", "nothing here"), Band::Partial);
         assert_eq!(
             band(
                 "advance payment third quarter",

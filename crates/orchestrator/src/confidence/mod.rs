@@ -112,8 +112,11 @@ impl Facts {
             {
                 return Band::Partial;
             }
+            // The publisher's name is context of every sentence of its page
+            // ("Statistics Norland" names the country its pages leave implicit).
+            let context = format!("{} {}", u.evidence.title, u.publisher);
             let published = u.evidence.published_at.as_deref();
-            coverage(&terms, &u.evidence.title, text, published).band
+            coverage(&terms, &context, text, published).band
         };
         let band = used.iter().map(|u| band_of(u, &u.evidence.text)).collect();
         let passage_band = used
