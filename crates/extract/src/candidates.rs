@@ -15,17 +15,21 @@
 //! - `coverage`: the mean over the question's content terms of where each is
 //!   found: words attached to the value 1.0, its sentence 0.85, the label line
 //!   or heading above 0.75, its paragraph 0.5, elsewhere on the page 0.25,
-//!   nowhere 0 (and [`ABSENT_TERM`] each, up to three).
+//!   nowhere 0 (and [`ABSENT_TERM`] each, up to three); generic head nouns
+//!   (`rate`, `level`, `amount`) weigh half, terms the page never names a
+//!   quarter (a country an official page leaves to its title).
 //! - qualifiers ([`crate::question::CONTRASTS`]): the question's class next to
 //!   the value (+[`QUALIFIER_MATCH`]) or only a rival class (`reduced` for a
 //!   `standard` question: −[`QUALIFIER_CONFLICT`]); a different word in front
 //!   of the question's head term (`fishing licence` for `dog licence`):
-//!   −[`MODIFIER_MISMATCH`].
+//!   −[`MODIFIER_MISMATCH`]; a sibling value of the sentence with more of the
+//!   question's terms next to it (`11 962 born and 15 240 died` for births):
+//!   −[`SIBLING`].
 //! - years: the sentence names the question's year (+) or only other years
 //!   (−[`YEAR_CONFLICT`]); the page never names it (−[`YEAR_ABSENT`]).
 //! - temporal cues: `was`, `previously`, `before`, `up from X`, `from X to Y`
 //!   (X) mark an earlier value (−[`PAST`] unless the question asks for one;
-//!   a bare `was` or `will` costs 40 % of it, `was` nothing when the question
+//!   a bare `was` or `will` costs a quarter of it, `was` nothing when the question
 //!   names a year);
 //!   `by`, `rose`, `increase of` mark a change (−[`CHANGE`]); `to be
 //!   announced`, `not yet` mark no value (−[`ANNOUNCED`]).
@@ -75,19 +79,20 @@ pub struct FieldCandidate {
 
 pub const MAX_PER_FIELD: usize = 5;
 pub const MIN_SCORE: f64 = 0.10;
-pub const BASE: f64 = 0.10;
+pub const BASE: f64 = 0.15;
 pub const COVERAGE: f64 = 0.70;
-pub const ABSENT_TERM: f64 = 0.10;
+pub const ABSENT_TERM: f64 = 0.05;
 pub const QUALIFIER_MATCH: f64 = 0.10;
 pub const QUALIFIER_CONFLICT: f64 = 0.35;
-pub const MODIFIER_MISMATCH: f64 = 0.20;
+pub const MODIFIER_MISMATCH: f64 = 0.25;
+pub const SIBLING: f64 = 0.15;
 pub const YEAR_MATCH: f64 = 0.05;
 pub const YEAR_CONFLICT: f64 = 0.40;
 pub const YEAR_ABSENT: f64 = 0.15;
 pub const PAST: f64 = 0.20;
 pub const CURRENT: f64 = 0.05;
 pub const CHANGE: f64 = 0.20;
-pub const ANNOUNCED: f64 = 0.35;
+pub const ANNOUNCED: f64 = 0.40;
 pub const YEAR_LIKE: f64 = 0.30;
 pub const ROLE: f64 = 0.10;
 pub const UNIT: f64 = 0.10;
@@ -116,6 +121,7 @@ enum Signal {
     RoleMatch,
     RoleMismatch,
     AsOfPast,
+    SiblingCloser,
 }
 
 const SIGNAL_NAMES: &[&str] = &[
@@ -138,6 +144,7 @@ const SIGNAL_NAMES: &[&str] = &[
     "role-match",
     "role-mismatch",
     "as-of-past",
+    "sibling-closer",
 ];
 
 /// A set of [`Signal`]s (no allocation per candidate).
@@ -196,7 +203,7 @@ const PAST_BEFORE: &[&str] = &[
 ];
 const WEAK_PAST: &[&str] = &["was", "were", "had"];
 /// Share of [`PAST`] a weak past cue costs.
-const WEAK_PAST_SHARE: f64 = 0.4;
+const WEAK_PAST_SHARE: f64 = 0.25;
 const PAST_AFTER: &[&str] = &[
     "previously",
     "before",
@@ -237,6 +244,26 @@ const CHANGE_WORDS: &[&str] = &[
     "by",
     "plus",
     "minus",
+];
+/// Verbs of a change: a date in their sentence (`on 1 September`) starts the new value.
+const CHANGE_VERBS: &[&str] = &[
+    "rose",
+    "risen",
+    "raised",
+    "increased",
+    "fell",
+    "fallen",
+    "lowered",
+    "cut",
+    "changed",
+    "reduced",
+    "went",
+    "moved",
+    "rises",
+    "falls",
+    "increases",
+    "changes",
+    "goes",
 ];
 const REFERENCE_WORDS: &[&str] = &[
     "article",
@@ -352,6 +379,8 @@ struct Page<'a> {
     lines: Vec<Line>,
     sentences: Vec<Sentence>,
     para_masks: Vec<u64>,
+    /// Whether each paragraph names a year of the question.
+    para_qyear: Vec<bool>,
     doc_mask: u64,
     doc_years: Vec<i32>,
     /// For each sentence: the label line just above and the section heading (line indices).
@@ -655,20 +684,38 @@ impl<'a> Page<'a> {
             }
         }
         let doc_mask = para_masks.iter().fold(0, |a, m| a | m);
+        let mut para_qyear = vec![false; para_masks.len()];
+        for line in &lines {
+            if toks[line.t0..line.t1]
+                .iter()
+                .any(|t| t.year.is_some_and(|y| q.years.contains(&y)))
+            {
+                para_qyear[line.para] = true;
+            }
+        }
         let mut doc_years: Vec<i32> = toks.iter().filter_map(|t| t.year).collect();
         doc_years.sort_unstable();
         doc_years.dedup();
-        // Context: the label line right above a sentence's line, and the last heading.
+        // Context: the label line above a sentence's line, and the last heading.
         let mut context = Vec::with_capacity(sentences.len());
         let mut heading: Option<usize> = None;
         let mut last_line = usize::MAX;
         let mut above: Option<usize> = None;
         for s in &sentences {
             if s.line != last_line {
-                above = s
-                    .line
-                    .checked_sub(1)
-                    .filter(|&l| lines[l].label && lines[l].para + 1 >= lines[s.line].para);
+                // The nearest of the (up to three) label lines just above that has
+                // words: in a table row, the row's label cell above value cells.
+                let textual = |l: usize| {
+                    toks[lines[l].t0..lines[l].t1].iter().any(|t| {
+                        t.lower.len() >= 3
+                            && t.lower.chars().all(char::is_alphabetic)
+                            && !is_stop(&t.lower)
+                    })
+                };
+                above = (1..=3)
+                    .map_while(|k| s.line.checked_sub(k))
+                    .take_while(|&l| lines[l].label && lines[l].para + 1 >= lines[s.line].para)
+                    .find(|&l| textual(l));
                 if let Some(l) = s.line.checked_sub(1)
                     && lines[l].heading
                 {
@@ -687,6 +734,7 @@ impl<'a> Page<'a> {
             lines,
             sentences,
             para_masks,
+            para_qyear,
             doc_mask,
             doc_years,
             context,
@@ -914,6 +962,9 @@ impl<'a> Page<'a> {
         }
         let mut windows = vec![Window::default(); group.len()];
         let date_lo = self.dates.partition_point(|d| d.1 < sent.start);
+        let changes = self.toks[sent.t0..sent.t1]
+            .iter()
+            .any(|t| CHANGE_VERBS.contains(&t.lower.as_str()));
         let mut sentence_years: Vec<i32> = Vec::new();
         for d in self.dates[date_lo..].iter().take_while(|d| d.1 < sent.end) {
             if let Some(y) = d.0.get(..4).and_then(|y| y.parse().ok()) {
@@ -928,6 +979,9 @@ impl<'a> Page<'a> {
             let Some(c) = nearest(d.1, d.2) else { continue };
             let before = self.tok_before::<3>(d.1, sent.t0, sent.t1);
             let w = &mut windows[c];
+            // "rose from 24 % to 25.5 % on 1 September 2024": a change on a date
+            // starts the new value then.
+            let change_on = matches!(before[0], "on" | "") && changes;
             match cue(&before) {
                 Some(Cue::From) => {
                     w.from = Some(date);
@@ -935,6 +989,10 @@ impl<'a> Page<'a> {
                 }
                 Some(Cue::Until) => w.to = date.tomorrow().ok(),
                 Some(Cue::Before) => w.to = Some(date),
+                None if change_on => {
+                    w.from = w.from.or(Some(date));
+                    *para_from = Some(date);
+                }
                 None => {}
             }
         }
@@ -945,10 +1003,11 @@ impl<'a> Page<'a> {
         }
         let (above, heading) = self.context[si];
         let ctx_lines: Vec<usize> = above.into_iter().chain(heading).collect();
+        let mut context_years: Vec<i32> = Vec::new();
         for &l in &ctx_lines {
             for t in &self.toks[self.lines[l].t0..self.lines[l].t1] {
                 if let Some(y) = t.year {
-                    sentence_years.push(y);
+                    context_years.push(y);
                 }
             }
         }
@@ -967,9 +1026,15 @@ impl<'a> Page<'a> {
                     }
                     let jan1 = Date::new(y as i16, 1, 1).ok();
                     let next = Date::new(y as i16 + 1, 1, 1).ok();
-                    let before = self.tok_before::<1>(t.start, sent.t0, sent.t1);
+                    let before = self.tok_before::<2>(t.start, sent.t0, sent.t1);
                     let w = &mut windows[c];
-                    match before.first().copied() {
+                    // "for the 2026 tax year", "in 2025".
+                    let cue_word = if before[0] == "the" {
+                        before[1]
+                    } else {
+                        before[0]
+                    };
+                    match Some(cue_word) {
                         Some("since" | "from") => w.from = w.from.or(jan1),
                         Some("until" | "till" | "through") => w.to = w.to.or(next),
                         Some("before") => w.to = w.to.or(jan1),
@@ -988,7 +1053,7 @@ impl<'a> Page<'a> {
         let para_mask = self.para_masks[self.lines[sent.line].para];
         let n_terms = q.terms.len();
         let all = q.all_bits();
-        let absent = (all & !self.doc_mask).count_ones() as usize;
+        let absent = (all & !q.weak & !self.doc_mask).count_ones() as usize;
         // The question's year next to the value, else in its sentence (or context):
         // named (+1), only other years named (-1), no year (0).
         let year_fit = |years: &mut dyn Iterator<Item = i32>| -> i8 {
@@ -1001,10 +1066,27 @@ impl<'a> Page<'a> {
             }
             if other { -1 } else { 0 }
         };
-        let sentence_year_signal = if q.years.is_empty() {
-            0
+        // A rival year only in the heading or label above weighs half; so does
+        // any rival year when the paragraph names the question's year too.
+        let para_names_year = self.para_qyear[self.lines[sent.line].para];
+        let soften = |signal: f64| {
+            if signal < 0.0 && para_names_year {
+                signal / 2.0
+            } else {
+                signal
+            }
+        };
+        let sentence_year_signal: f64 = if q.years.is_empty() {
+            0.0
         } else {
-            year_fit(&mut sentence_years.iter().copied())
+            match year_fit(&mut sentence_years.iter().copied()) {
+                0 => match year_fit(&mut context_years.iter().copied()) {
+                    1 => 1.0,
+                    -1 => -0.5,
+                    _ => 0.0,
+                },
+                s => f64::from(s),
+            }
         };
         let year_absent =
             !q.years.is_empty() && !q.years.iter().any(|y| self.doc_years.contains(y));
@@ -1041,33 +1123,64 @@ impl<'a> Page<'a> {
             (o | ho, r | hr)
         };
         let mismatch = self.modifier_mismatch(sent, sent_mask | ctx_mask);
+        // Content terms next to each value: a value whose sibling in the sentence
+        // has more of them is the other figure the sentence states.
+        let term_weight = |mask: u64| -> f64 {
+            (0..n_terms.min(64))
+                .filter(|b| mask & (1u64 << b) != 0)
+                .map(|b| if q.weak & (1u64 << b) != 0 { 0.5 } else { 1.0 })
+                .sum()
+        };
+        let seg_weights: Vec<f64> = attached
+            .iter()
+            .map(|words| term_weight(words.iter().fold(0, |a, &ti| a | self.toks[ti].bit)))
+            .collect();
+        let best_seg = seg_weights.iter().copied().fold(0.0, f64::max);
         let mut out = Vec::with_capacity(group.len());
         for (c, r) in group.iter().enumerate() {
             let mut signals = Signals::default();
             let mut score = BASE;
             // Coverage of content terms.
-            let seg_mask = attached[c].iter().fold(0, |a, &ti| a | self.toks[ti].bit);
+            // A bare value cell (no words of its own): the label cell above is its subject.
+            let bare = !attached[c]
+                .iter()
+                .any(|&ti| self.toks[ti].lower.chars().any(char::is_alphabetic));
+            let seg_mask = attached[c].iter().fold(0, |a, &ti| a | self.toks[ti].bit)
+                | if bare {
+                    above.map_or(0, |l| self.lines[l].mask)
+                } else {
+                    0
+                };
             let coverage = if n_terms == 0 {
                 0.6
             } else {
-                let mut sum = 0.0;
+                // Weights: generic head nouns (`rate`, `level`) and terms the page
+                // never names (a country an official page leaves to its title)
+                // count half.
+                let (mut sum, mut total) = (0.0, 0.0);
                 for b in 0..n_terms.min(64) {
                     let bit = 1u64 << b;
-                    sum += if seg_mask & bit != 0 {
-                        1.0
-                    } else if sent_mask & bit != 0 {
-                        0.85
-                    } else if ctx_mask & bit != 0 {
-                        0.75
-                    } else if para_mask & bit != 0 {
-                        0.5
-                    } else if self.doc_mask & bit != 0 {
-                        0.25
-                    } else {
-                        0.0
-                    };
+                    let mut weight = if q.weak & bit != 0 { 0.5 } else { 1.0 };
+                    if self.doc_mask & bit == 0 {
+                        weight *= 0.25;
+                    }
+                    total += weight;
+                    sum += weight
+                        * if seg_mask & bit != 0 {
+                            1.0
+                        } else if sent_mask & bit != 0 {
+                            0.85
+                        } else if ctx_mask & bit != 0 {
+                            0.75
+                        } else if para_mask & bit != 0 {
+                            0.5
+                        } else if self.doc_mask & bit != 0 {
+                            0.25
+                        } else {
+                            0.0
+                        };
                 }
-                sum / n_terms as f64
+                sum / total
             };
             score += COVERAGE * coverage;
             if absent > 0 {
@@ -1087,26 +1200,42 @@ impl<'a> Page<'a> {
                 score -= QUALIFIER_CONFLICT * conflict;
                 signals.add(Signal::QualifierConflict);
             }
+            // ... when this value has its own subject words (`15 240 people died`).
+            let own_subject = attached[c].iter().any(|&ti| {
+                let t = &self.toks[ti];
+                let w = t.lower.as_str();
+                t.bit == 0
+                    && w.len() >= 3
+                    && w.chars().all(char::is_alphabetic)
+                    && !is_stop(w)
+                    && !MONTHS.contains(&w)
+                    && !CHANGE_WORDS.contains(&w)
+                    && !PAST_BEFORE.contains(&w)
+                    && !PAST_AFTER.contains(&w)
+                    && !BREAK_WORDS.contains(&w)
+            });
+            if own_subject && seg_weights[c] + 1e-9 < best_seg {
+                score -= SIBLING;
+                signals.add(Signal::SiblingCloser);
+            }
             if mismatch {
                 score -= MODIFIER_MISMATCH;
                 signals.add(Signal::ModifierMismatch);
             }
             let year_signal = match q.years.is_empty() {
-                true => 0,
+                true => 0.0,
                 false => {
                     match year_fit(&mut attached[c].iter().filter_map(|&ti| self.toks[ti].year)) {
-                        0 => sentence_year_signal,
-                        s => s,
+                        0 => soften(sentence_year_signal),
+                        s => f64::from(s),
                     }
                 }
             };
-            match year_signal {
-                1 => score += YEAR_MATCH,
-                -1 => {
-                    score -= YEAR_CONFLICT;
-                    signals.add(Signal::YearConflict);
-                }
-                _ => {}
+            if year_signal > 0.0 {
+                score += YEAR_MATCH;
+            } else if year_signal < 0.0 {
+                score += YEAR_CONFLICT * year_signal;
+                signals.add(Signal::YearConflict);
             }
             if year_absent {
                 score -= YEAR_ABSENT;
@@ -1158,7 +1287,8 @@ impl<'a> Page<'a> {
                     let t = &self.toks[ti];
                     t.start >= r.end && PAST_AFTER.contains(&t.lower.as_str())
                 });
-                if later_word && window.to.is_none() {
+                let from_to = p1 == "from" && f1 == "to" && next_same;
+                if (later_word || from_to) && window.to.is_none() {
                     // "20 % before": until the sibling's (or the paragraph's) start date.
                     window.to = sentence_from
                         .filter(|d| window.from.is_none_or(|f| f < *d))
@@ -1300,9 +1430,22 @@ impl<'a> Page<'a> {
                     && p.lower.chars().all(char::is_alphabetic)
                     && !is_stop(&p.lower)
                     && !MONTHS.contains(&p.lower.as_str())
+                    && !adjective_like(&p.lower)
             })
         })
     }
+}
+
+/// A word that looks like an adjective (`monthly`, `national`, `gross`
+/// qualifiers aside): it narrows the head noun rather than naming another thing.
+fn adjective_like(word: &str) -> bool {
+    const SUFFIXES: &[&str] = &[
+        "ly", "al", "ic", "ive", "ous", "ful", "able", "ible", "ary", "ed", "ent", "ant", "ian",
+    ];
+    SUFFIXES
+        .iter()
+        .any(|s| word.len() > s.len() + 2 && word.ends_with(s))
+        || crate::question::contrast_classes(word).next().is_some()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -55,9 +55,10 @@ struct Res {
     percent: Regex,
 }
 
-/// One number as written: thousands groups (`1,234`, `1 234`, `1.234.567`),
+/// One number as written: thousands groups (`1,234`, `1 234` with a space or a
+/// no-break space, `1.234.567`),
 /// a decimal part with `.` or `,`, and an optional multiplier word.
-const NUM: &str = r"-?(?:[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]+|[0-9]{1,3}(?:\.[0-9]{3}){2,}|[0-9]{1,3}(?:[,\u{a0}\u{202f}][0-9]{3})+|[0-9]+)(?:[.,][0-9]+)?";
+const NUM: &str = r"-?(?:[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]+|[0-9]{1,3}(?:\.[0-9]{3}){2,}|[0-9]{1,3}(?:[,\u{a0}\u{202f} ][0-9]{3})+|[0-9]+)(?:[.,][0-9]+)?";
 
 fn res() -> &'static Res {
     static R: OnceLock<Res> = OnceLock::new();

@@ -49,6 +49,12 @@ const GENERIC: &[&str] = &[
     "state",
 ];
 
+/// Head nouns that name the kind of figure more than its subject: a page
+/// states `inflation was 2.7 %` for an `inflation rate` question.
+const WEAK_TERMS: &[&str] = &[
+    "rate", "level", "amount", "figure", "size", "count", "total", "sum", "fee",
+];
+
 /// Spelling variants and near-synonyms folded to one form (after plural stripping).
 const FOLD: &[(&str, &str)] = &[
     ("license", "licence"),
@@ -58,6 +64,15 @@ const FOLD: &[(&str, &str)] = &[
     ("programme", "program"),
     ("centre", "center"),
     ("inhabitant", "population"),
+    ("people", "population"),
+    ("person", "population"),
+    ("born", "birth"),
+    ("grew", "growth"),
+    ("grow", "growth"),
+    ("rose", "growth"),
+    ("rise", "growth"),
+    ("risen", "growth"),
+    ("died", "death"),
     ("due", "deadline"),
     ("close", "deadline"),
     ("closing", "deadline"),
@@ -159,6 +174,8 @@ pub(crate) const CONTRASTS: &[&[&[&str]]] = &[
         &["minimum", "min", "lowest"],
         &["maximum", "max", "highest"],
     ],
+    &[&["average", "mean"], &["median"]],
+    &[&["lower", "bottom"], &["middle"], &["upper", "top"]],
     &[
         &["monthly"],
         &["annual"],
@@ -315,6 +332,8 @@ pub(crate) const FURNITURE_CUES: &[&str] = &[
 pub(crate) struct Question {
     /// Canonical content terms, in question order, at most 64.
     pub terms: Vec<String>,
+    /// Bits of the generic head nouns among the terms (`rate`, `level`, …): they weigh half.
+    pub weak: u64,
     /// The qualifiers among the terms: (contrast set, class, term index), at most 32.
     pub quals: Vec<(usize, usize, usize)>,
     /// Adjacent content terms (modifier index, head index) in question order.
@@ -431,6 +450,9 @@ impl Question {
             last_term = Some(idx);
         }
         for (i, t) in q.terms.iter().enumerate() {
+            if WEAK_TERMS.contains(&t.as_str()) {
+                q.weak |= 1 << i;
+            }
             for (set, class) in contrast_classes(t) {
                 if q.quals.len() < 32 {
                     q.quals.push((set, class, i));
