@@ -85,7 +85,7 @@ pub const ABSENT_TERM: f64 = 0.05;
 pub const QUALIFIER_MATCH: f64 = 0.10;
 pub const QUALIFIER_CONFLICT: f64 = 0.35;
 pub const MODIFIER_MISMATCH: f64 = 0.25;
-pub const SIBLING: f64 = 0.15;
+pub const SIBLING: f64 = 0.10;
 pub const YEAR_MATCH: f64 = 0.05;
 pub const YEAR_CONFLICT: f64 = 0.40;
 pub const YEAR_ABSENT: f64 = 0.15;
@@ -1048,6 +1048,17 @@ impl<'a> Page<'a> {
             }
         }
         let sentence_from: Option<Date> = windows.iter().filter_map(|w| w.from).min();
+        // "is 40 000 euros; from 1 January 2027 it rises to 50 000 euros": a value
+        // without a window, before a changed one that starts on a date, holds until then.
+        if changes && spec.kind != FieldKind::Date {
+            for c in 0..windows.len() {
+                let later_from = windows[c + 1..].iter().filter_map(|w| w.from).min();
+                let w = &mut windows[c];
+                if w.from.is_none() && w.to.is_none() {
+                    w.to = later_from;
+                }
+            }
+        }
         let sent_mask = self.toks[sent.t0..sent.t1].iter().fold(0, |a, t| a | t.bit);
         let ctx_mask = ctx_lines.iter().fold(0, |a, &l| a | self.lines[l].mask);
         let para_mask = self.para_masks[self.lines[sent.line].para];
