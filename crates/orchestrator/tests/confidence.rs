@@ -522,3 +522,28 @@ async fn a_page_about_another_jurisdiction_neither_wins_nor_raises_a_conflict() 
     );
     assert_reproducible(&r);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_weak_candidate_of_another_page_is_no_conflict() {
+    let a = unique("a");
+    let yaml = format!(
+        "{HEAD}providers:\n  direct_official_adapter:\n    - {}\n",
+        provider(
+            &a,
+            ", docs: [{url: \"https://stats.example/cpi\", title: \"Inflation\", text: \"annual inflation rate was 2.7% in October\", candidates: [[rate, \"2.7%\", 0.9]]}, {url: \"https://ministry.example/policy\", title: \"Inflation and rates\", text: \"annual inflation rate outlook; policy rate 3.75%\", candidates: [[rate, \"3.75%\", 0.55]]}]"
+        ),
+    );
+    let r = gateway(&yaml)
+        .search(&rate_request("annual inflation rate"))
+        .await
+        .unwrap();
+    let f = &r.answer.fields["rate"];
+    assert_eq!(f.value.as_deref(), Some("2.7%"));
+    assert_eq!(f.competing[0].reason, Some(CompetingReason::Outranked));
+    assert_eq!(f.level, ConfidenceLevel::High);
+    assert!(
+        !r.failure_codes
+            .contains(&sgw_contract::FailureCode::SourceConflictNeedsReview)
+    );
+    assert_reproducible(&r);
+}

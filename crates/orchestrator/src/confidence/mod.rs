@@ -6,7 +6,7 @@
 //! runner-up is within [`AMBIGUITY_MARGIN`] of its best does not separate them.
 //! Values are ranked: backed by a read page before snippet-only, fresh
 //! before stale cache, by a page covering the question before off-topic
-//! ones, more trusted tier first; within the best tier a newer dated
+//! ones, stated as a strong fit before weak ones, more trusted tier first; within the best tier a newer dated
 //! statement beats older ones, then more independent supporters win; what is
 //! still tied is a conflict, never settled by string order.
 //!
@@ -34,6 +34,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(crate) const MIN_FIT: f64 = 0.5;
 /// A page's runner-up within this of its best candidate: the page does not separate them.
 pub(crate) const AMBIGUITY_MARGIN: f64 = 0.1;
+/// `high` needs a page that states the value this far ahead of any other
+/// value of the field it holds (an unresolved rival keeps it at `medium`).
+pub(crate) const CLEAR_MARGIN: f64 = 0.2;
 /// A value whose best supporting candidate fits less than this is at most
 /// `low` (the finder's weak fits: a term of the question missing from the
 /// sentence, a qualifier or year against it, outside the `as_of` window).
@@ -342,6 +345,8 @@ struct Vote {
     score: f64,
     /// A runner-up the page does not separate from the vote: (value, quote, score).
     runner_up: Option<(String, String, f64)>,
+    /// The page's best other value scores within [`CLEAR_MARGIN`] of the vote.
+    close_rival: bool,
 }
 
 /// An amount whose integer part has a leading zero (`000`, `015`) is a piece
@@ -390,12 +395,16 @@ fn votes(spec: &FieldSpec, used: &[Used]) -> Vec<Vote> {
             .get(1)
             .filter(|r| r.1 >= MIN_FIT && top.1 - r.1 < AMBIGUITY_MARGIN)
             .map(|r| (r.0.clone(), r.2.clone(), r.1));
+        let close_rival = best
+            .get(1)
+            .is_some_and(|r| r.1 >= MIN_FIT && top.1 - r.1 < CLEAR_MARGIN);
         votes.push(Vote {
             used: i,
             value: top.0.clone(),
             quote: top.2.clone(),
             score: top.1,
             runner_up,
+            close_rival,
         });
     }
     votes
@@ -410,6 +419,8 @@ struct Group {
     read: Vec<usize>,
     /// Some page voting for it covers the question (band `Full` or `Answers`).
     on_topic: bool,
+    /// Some read page states it as a strong fit (score ≥ [`STRONG_FIT`]).
+    strong: bool,
     fresh: bool,
     tier: SourceTier,
     /// The newest date of its statements at its best tier (when all are dated).
@@ -468,6 +479,9 @@ fn groups(votes: &[Vote], used: &[Used], facts: &Facts) -> Vec<Group> {
                 .len();
             Group {
                 on_topic: read.iter().any(|&i| facts.band[i].answers()),
+                strong: votes
+                    .iter()
+                    .any(|v| !used[v.used].evidence.snippet_only && v.score >= STRONG_FIT),
                 fresh: read.iter().any(|&i| !used[i].stale),
                 first: pool.iter().copied().min().unwrap_or(usize::MAX),
                 value,
@@ -496,7 +510,7 @@ enum Decided {
 
 /// Orders the groups best first and says how the first was chosen.
 fn rank(mut groups: Vec<Group>) -> (Vec<Group>, Decided) {
-    let class = |g: &Group| (g.read.is_empty(), !g.fresh, !g.on_topic, g.tier);
+    let class = |g: &Group| (g.read.is_empty(), !g.fresh, !g.on_topic, !g.strong, g.tier);
     groups.sort_by(|a, b| class(a).cmp(&class(b)).then(a.first.cmp(&b.first)));
     let Some(top) = groups.first() else {
         return (groups, Decided::Class);
@@ -534,6 +548,9 @@ fn reason(winner: &Group, loser: &Group, decided: Decided, used: &[Used]) -> Com
         CompetingReason::Stale
     } else if winner.on_topic && !loser.on_topic {
         CompetingReason::OffTopic
+    } else if !loser.strong {
+        // A weak candidate of another page is not a statement against the value.
+        CompetingReason::Outranked
     } else if loser.tier == winner.tier
         && decided == Decided::Date
         && loser.newest.is_some()
@@ -609,7 +626,7 @@ fn assess_field(
     let tie = decided == Decided::Tie;
     let mut competing: Vec<FieldCandidate> = iter
         .map(|g| {
-            let r = if tie && g.tier == winner.tier && g.support == winner.support {
+            let r = if tie && g.strong && g.tier == winner.tier && g.support == winner.support {
                 CompetingReason::Conflict
             } else {
                 reason(&winner, &g, decided, used)
@@ -665,6 +682,9 @@ fn assess_field(
     let fit = counting.iter().map(|v| v.score).fold(0.0, f64::max);
     if fit < STRONG_FIT {
         b.cap(model.low_cap(), "weak_candidate");
+    }
+    if counting.iter().all(|v| v.close_rival) {
+        b.cap(model.medium_cap(), "close_rival");
     }
     let confidence = b.confidence;
     let field = AnswerField {
