@@ -16,8 +16,9 @@
 //!   found: words attached to the value 1.0, its sentence 0.85, the label line
 //!   or heading above 0.75, its paragraph 0.5, elsewhere on the page 0.25,
 //!   nowhere 0 (and [`ABSENT_TERM`] each, up to three); generic head nouns
-//!   (`rate`, `level`, `amount`) weigh half, terms the page never names a
-//!   quarter (a country an official page leaves to its title).
+//!   (`rate`, `level`, `amount`) weigh half, and so do names (capitalised in
+//!   the question) the page never names: a country an official page leaves to
+//!   its title.
 //! - qualifiers ([`crate::question::CONTRASTS`]): the question's class next to
 //!   the value (+[`QUALIFIER_MATCH`]) or only a rival class (`reduced` for a
 //!   `standard` question: −[`QUALIFIER_CONFLICT`]); a different word in front
@@ -81,7 +82,7 @@ pub const MAX_PER_FIELD: usize = 5;
 pub const MIN_SCORE: f64 = 0.10;
 pub const BASE: f64 = 0.15;
 pub const COVERAGE: f64 = 0.70;
-pub const ABSENT_TERM: f64 = 0.05;
+pub const ABSENT_TERM: f64 = 0.08;
 pub const QUALIFIER_MATCH: f64 = 0.10;
 pub const QUALIFIER_CONFLICT: f64 = 0.35;
 pub const MODIFIER_MISMATCH: f64 = 0.25;
@@ -704,13 +705,17 @@ impl<'a> Page<'a> {
         for s in &sentences {
             if s.line != last_line {
                 // The nearest of the (up to three) label lines just above that has
-                // words: in a table row, the row's label cell above value cells.
+                // words and no figures: in a table row, the row's label cell above
+                // its value cells.
                 let textual = |l: usize| {
-                    toks[lines[l].t0..lines[l].t1].iter().any(|t| {
+                    let words = &toks[lines[l].t0..lines[l].t1];
+                    words.iter().any(|t| {
                         t.lower.len() >= 3
                             && t.lower.chars().all(char::is_alphabetic)
                             && !is_stop(&t.lower)
-                    })
+                    }) && !words
+                        .iter()
+                        .any(|t| t.lower.bytes().any(|b| b.is_ascii_digit()))
                 };
                 above = (1..=3)
                     .map_while(|k| s.line.checked_sub(k))
@@ -1172,8 +1177,8 @@ impl<'a> Page<'a> {
                 for b in 0..n_terms.min(64) {
                     let bit = 1u64 << b;
                     let mut weight = if q.weak & bit != 0 { 0.5 } else { 1.0 };
-                    if self.doc_mask & bit == 0 {
-                        weight *= 0.25;
+                    if self.doc_mask & bit == 0 && q.proper & bit != 0 {
+                        weight *= 0.5;
                     }
                     total += weight;
                     sum += weight
@@ -1323,7 +1328,7 @@ impl<'a> Page<'a> {
                         signals.add(Signal::AsOfOut);
                     }
                 }
-                if !q.asks_past && !windowed {
+                if !q.asks_past && !q.names_period && !windowed {
                     if past {
                         score -= PAST;
                         signals.add(Signal::Past);

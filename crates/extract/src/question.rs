@@ -47,12 +47,30 @@ const GENERIC: &[&str] = &[
     "say",
     "said",
     "state",
+    "live",
+    "lived",
+    "living",
+];
+
+/// Month names that are qualifiers (`may` is too often a verb).
+const MONTH_NAMES: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 ];
 
 /// Head nouns that name the kind of figure more than its subject: a page
 /// states `inflation was 2.7 %` for an `inflation rate` question.
 const WEAK_TERMS: &[&str] = &[
-    "rate", "level", "amount", "figure", "size", "count", "total", "sum", "fee",
+    "rate", "level", "amount", "figure", "size", "count", "total", "sum", "fee", "people", "person",
 ];
 
 /// Spelling variants and near-synonyms folded to one form (after plural stripping).
@@ -64,8 +82,7 @@ const FOLD: &[(&str, &str)] = &[
     ("programme", "program"),
     ("centre", "center"),
     ("inhabitant", "population"),
-    ("people", "population"),
-    ("person", "population"),
+    ("young", "youth"),
     ("born", "birth"),
     ("grew", "growth"),
     ("grow", "growth"),
@@ -175,6 +192,19 @@ pub(crate) const CONTRASTS: &[&[&[&str]]] = &[
         &["maximum", "max", "highest"],
     ],
     &[&["average", "mean"], &["median"]],
+    &[
+        &["january"],
+        &["february"],
+        &["march"],
+        &["april"],
+        &["june"],
+        &["july"],
+        &["august"],
+        &["september"],
+        &["october"],
+        &["november"],
+        &["december"],
+    ],
     &[&["lower", "bottom"], &["middle"], &["upper", "top"]],
     &[
         &["monthly"],
@@ -238,8 +268,6 @@ pub(crate) const UNITS: &[&str] = &[
     "dollar",
     "usd",
     "population",
-    "people",
-    "person",
     "resident",
     "household",
     "student",
@@ -334,6 +362,12 @@ pub(crate) struct Question {
     pub terms: Vec<String>,
     /// Bits of the generic head nouns among the terms (`rate`, `level`, …): they weigh half.
     pub weak: u64,
+    /// Bits of the names among the terms (capitalised in the question: places,
+    /// bodies): a page may leave them to its title.
+    pub proper: u64,
+    /// The question names a period (a year or a month): "was", "up from" are
+    /// how that period's figure is reported, not marks of an old value.
+    pub names_period: bool,
     /// The qualifiers among the terms: (contrast set, class, term index), at most 32.
     pub quals: Vec<(usize, usize, usize)>,
     /// Adjacent content terms (modifier index, head index) in question order.
@@ -391,8 +425,13 @@ impl Question {
             }
         }
         let mut last_term: Option<usize> = None;
-        for (lower, _, _) in &toks {
+        for (k, (lower, ts, te)) in toks.iter().enumerate() {
             let w = lower.as_str();
+            let written = &query[*ts..*te];
+            // A capitalised word inside the question (not an acronym): a name.
+            let proper = k > 0
+                && written.chars().next().is_some_and(char::is_uppercase)
+                && written.chars().skip(1).any(char::is_lowercase);
             if w.chars().all(|c| c.is_ascii_digit()) {
                 if w.len() == 4
                     && let Ok(y) = w.parse::<i32>()
@@ -442,6 +481,12 @@ impl Question {
                     continue;
                 }
             };
+            if proper {
+                q.proper |= 1 << idx;
+            }
+            if MONTH_NAMES.contains(&q.terms[idx].as_str()) {
+                q.names_period = true;
+            }
             if let Some(prev) = last_term
                 && prev != idx
             {
@@ -458,6 +503,9 @@ impl Question {
                     q.quals.push((set, class, i));
                 }
             }
+        }
+        if !q.years.is_empty() {
+            q.names_period = true;
         }
         if toks.windows(2).any(|w| w[0].0 == "by" && w[1].0 == "how") {
             q.asks_change = true;
