@@ -26,10 +26,13 @@
 //!   −[`MODIFIER_MISMATCH`]; a sibling value of the sentence with more of the
 //!   question's terms next to it (`11 962 born and 15 240 died` for births):
 //!   −[`SIBLING`].
-//! - years: the sentence names the question's year (+) or only other years
-//!   (−[`YEAR_CONFLICT`]); the page never names it (−[`YEAR_ABSENT`]).
+//! - years: the value's words, else its sentence, name the question's year
+//!   (+) or only other years (−[`YEAR_CONFLICT`]; half when only the heading
+//!   does or the paragraph names the question's year too); the page never
+//!   names it (−[`YEAR_ABSENT`]). Months are qualifiers like `standard`.
 //! - temporal cues: `was`, `previously`, `before`, `up from X`, `from X to Y`
-//!   (X) mark an earlier value (−[`PAST`] unless the question asks for one;
+//!   (X) mark an earlier value (−[`PAST`] unless the question asks for one
+//!   or names the period;
 //!   a bare `was` or `will` costs a quarter of it, `was` nothing when the question
 //!   names a year);
 //!   `by`, `rose`, `increase of` mark a change (−[`CHANGE`]); `to be

@@ -413,6 +413,17 @@ mod question_aware_world {
     }
 
     #[test]
+    fn the_month_of_the_question_picks_the_figure() {
+        let page = "Consumer prices\n\nAnnual inflation was 3.1 % in April 2031, up from 2.9 % in March.";
+        assert_eq!(top(page, "inflation in Ostria in March 2031", FieldKind::Percent, None).0, "2.9");
+        assert_eq!(top(page, "inflation in Ostria in April 2031", FieldKind::Percent, None).0, "3.1");
+        // A page about something else that matches the name and the kind only: weak.
+        let other = "About 41 000 people receive the basic pension.";
+        let (_, score) = top(other, "How many people live in Ostria?", FieldKind::Number, None);
+        assert!(score < 0.5, "{score}");
+    }
+
+    #[test]
     fn table_rows_take_their_label_cell() {
         let table = "Bands\n\nBand\nIncome\nRate\nLower band\n€0 to €20,000\n12 %\nUpper band\n€20,001 to €80,000\n33 %\n";
         let (v, score) = top(table, "upper band rate", FieldKind::Percent, None);
