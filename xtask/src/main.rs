@@ -2,6 +2,7 @@
 //!
 //! Tasks are plain functions; each lives in its own module when it grows.
 
+mod bench_chain;
 mod bench_dates;
 mod bench_extract;
 mod calibrate;
@@ -19,6 +20,8 @@ tasks:
   policy-check   validate every policy under policies/ with `sgw policy check`
   fuzz           [TARGET] [--seconds N] [--seed S] [--list]: structure-aware fuzzing of every
                  parser under time and memory budgets (N s split over all targets when none given)
+  bench-chain    [--quick] the chain in process on the simulated web: overhead, cache, black-holed
+                 host, sources, page sizes, concurrency; `sgw` process start and peak RSS
   bench-dates    publication-date precision/recall/accuracy: sgw-extract vs htmldate
   bench-extract  [--corpus article|with-without|publish-dates] [--no-refs] [--fresh-refs]
                  body F1 on both text corpora, dates on publish-dates, ms/page: sgw-extract vs
@@ -35,6 +38,7 @@ fn main() -> Result<()> {
         Some("ci") => ci(),
         Some("policy-check") => policy_check(),
         Some("fuzz") => fuzz::run(&rest),
+        Some("bench-chain") => bench_chain::run(&rest),
         Some("bench-dates") => bench_dates::run(),
         Some("bench-extract") => bench_extract::run(&rest),
         Some("calibrate") => calibrate::run(&rest),

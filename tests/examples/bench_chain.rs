@@ -1,0 +1,660 @@
+//! The chain benchmark behind `cargo xtask bench-chain`: the whole gateway,
+//! in process, on the simulated web (loopback), side by side in one run.
+//!
+//! A hand-rolled harness (no benchmark crate is vendored): every case is
+//! warmed up, then repeated, and the median (and p90 where it matters) is
+//! reported with its ratio to the case it should be compared with. Figures are
+//! wall-clock times on whatever machine runs it: ratios are what count.
+//!
+//! Process-level cases (`sgw --version`, an `sgw search` cache hit, peak RSS)
+//! run when `SGW_BIN` names a built `sgw` binary (xtask builds it in release).
+
+use search_gateway::fetch::FetchRequest;
+use search_gateway::{Fetcher, Gateway, OpenOptions, Policy, SearchRequest, SearchResult};
+use sgw_testkit::world::{self, PolicyOptions, World};
+use sgw_testkit::{Fault, Response, SimWeb, pages};
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------- harness
+
+#[derive(Debug, Clone)]
+struct Sample {
+    times: Vec<Duration>,
+}
+
+impl Sample {
+    fn quantile(&self, q: f64) -> Duration {
+        let mut t = self.times.clone();
+        t.sort();
+        if t.is_empty() {
+            return Duration::ZERO;
+        }
+        let i = ((t.len() - 1) as f64 * q).round() as usize;
+        t[i]
+    }
+    fn median(&self) -> Duration {
+        self.quantile(0.5)
+    }
+    fn p90(&self) -> Duration {
+        self.quantile(0.9)
+    }
+}
+
+async fn bench<F, Fut, T>(warmup: usize, reps: usize, mut f: F) -> Sample
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = T>,
+{
+    for _ in 0..warmup {
+        std::hint::black_box(f().await);
+    }
+    let mut times = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let t = Instant::now();
+        std::hint::black_box(f().await);
+        times.push(t.elapsed());
+    }
+    Sample { times }
+}
+
+fn sync_bench<T>(warmup: usize, reps: usize, mut f: impl FnMut() -> T) -> Sample {
+    for _ in 0..warmup {
+        std::hint::black_box(f());
+    }
+    let mut times = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let t = Instant::now();
+        std::hint::black_box(f());
+        times.push(t.elapsed());
+    }
+    Sample { times }
+}
+
+fn ms(d: Duration) -> String {
+    let v = d.as_secs_f64() * 1e3;
+    if v < 1.0 {
+        format!("{v:.3}")
+    } else if v < 100.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+fn ratio(a: Duration, b: Duration) -> String {
+    if b.is_zero() {
+        return "-".into();
+    }
+    format!("{:.2}x", a.as_secs_f64() / b.as_secs_f64())
+}
+
+/// Rows of the report table.
+#[derive(Default)]
+struct Table {
+    rows: Vec<[String; 4]>,
+    targets: Vec<(String, String, bool)>,
+}
+
+impl Table {
+    fn row(&mut self, case: &str, sample: &Sample, vs: &str, note: impl Into<String>) {
+        self.rows.push([
+            case.to_string(),
+            format!("{} (p90 {})", ms(sample.median()), ms(sample.p90())),
+            vs.to_string(),
+            note.into(),
+        ]);
+        eprintln!("  {case}: {} ms", ms(sample.median()));
+    }
+    fn target(&mut self, what: &str, measured: String, met: bool) {
+        self.targets.push((what.to_string(), measured, met));
+    }
+    fn print(&self) {
+        println!("| case | median ms (p90) | ratio | note |");
+        println!("|---|---|---|---|");
+        for r in &self.rows {
+            println!("| {} | {} | {} | {} |", r[0], r[1], r[2], r[3]);
+        }
+        println!();
+        println!("| target | measured | met |");
+        println!("|---|---|---|");
+        for (what, measured, met) in &self.targets {
+            println!(
+                "| {what} | {measured} | {} |",
+                if *met { "yes" } else { "**no**" }
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------- fixtures
+
+/// Politeness off for the simulated web: the bench asks one host many times
+/// a second, which the default per-host rate (2/s) would turn into waits.
+const FAST_NET: &str =
+    "  per_host_rate: { requests_per_second: 10000, burst: 10000 }\n  per_host_concurrency: 64\n";
+
+/// An article page of about `size` bytes that answers the world's question.
+fn page_of(size: usize) -> Response {
+    page_from(size, "Statistics Office")
+}
+
+/// Like [`page_of`], its text distinct per `publisher` (identical texts count once).
+fn page_from(size: usize, publisher: &str) -> Response {
+    let mut paras: Vec<String> = vec![format!(
+        "The policy interest rate is 4.50% from 1 March 2026, {publisher} reports."
+    )];
+    let words = [
+        "inflation",
+        "growth",
+        "committee",
+        "members",
+        "decided",
+        "markets",
+        "outlook",
+        "wages",
+        "energy",
+        "prices",
+        "housing",
+        "credit",
+        "lending",
+        "banks",
+        "households",
+        "exports",
+    ];
+    let mut total = 600;
+    let mut i = 0usize;
+    while total < size {
+        let mut p = String::from("In its statement the board noted that");
+        for k in 0..40 {
+            p.push(' ');
+            p.push_str(words[(i * 7 + k * 3) % words.len()]);
+        }
+        p.push_str(&format!(" (paragraph {i})."));
+        total += p.len() + 8;
+        paras.push(p);
+        i += 1;
+    }
+    let refs: Vec<&str> = paras.iter().map(String::as_str).collect();
+    Response::html(pages::article(
+        "Policy interest rate",
+        publisher,
+        "2026-03-01",
+        &refs,
+    ))
+}
+
+fn load(yaml: &str) -> Policy {
+    Policy::from_bytes(
+        yaml.as_bytes(),
+        Some("bench.yaml"),
+        &search_gateway::registered_kinds(),
+    )
+    .unwrap_or_else(|e| panic!("bench policy:\n{yaml}\n{e}"))
+    .0
+}
+
+/// The world's policy with `extra` lines in its `execution:` section.
+fn world_policy(world: &World, options: &PolicyOptions, extra: &str) -> Policy {
+    let yaml = world
+        .policy(options)
+        .replacen("execution:\n", &format!("execution:\n{extra}"), 1);
+    load(&format!("{yaml}{FAST_NET}"))
+}
+
+async fn gateway(policy: Policy, store: Option<&Path>) -> Gateway {
+    let options = OpenOptions {
+        store: store.map(|p| p.display().to_string()),
+        no_store: store.is_none(),
+    };
+    search_gateway::build(policy, options)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+async fn ask(gw: &Gateway) -> SearchResult {
+    gw.search(&SearchRequest::new(world::QUESTION))
+        .await
+        .expect("valid request")
+}
+
+fn no_cache() -> PolicyOptions {
+    PolicyOptions {
+        cache: false,
+        human: false,
+        ..PolicyOptions::default()
+    }
+}
+
+// ---------------------------------------------------------------- cases
+
+/// Fetch, extraction and the full search of one page size; returns the
+/// medians (fetch, extract, search).
+async fn page_size_case(
+    t: &mut Table,
+    label: &str,
+    size: usize,
+    reps: usize,
+) -> (Duration, Duration, Duration) {
+    let world = World::start().await;
+    world
+        .web
+        .route(world::OFFICIAL, world::RATES_PATH, page_of(size));
+    let policy = world_policy(&world, &no_cache(), "");
+    let url = world.web.url(world::OFFICIAL, world::RATES_PATH);
+
+    let fetcher =
+        Fetcher::new(search_gateway::network_config(&policy).unwrap()).expect("fetch config");
+    let body = fetcher
+        .fetch(&FetchRequest::page(url.clone()))
+        .await
+        .expect("page")
+        .body;
+    let fetch = bench(2, reps, || async {
+        fetcher
+            .fetch(&FetchRequest::page(url.clone()))
+            .await
+            .unwrap()
+    })
+    .await;
+    let extract = sync_bench(2, reps, || {
+        search_gateway::extract::extract(&body, Some("text/html"), Some(&url)).unwrap()
+    });
+    let gw = gateway(policy, None).await;
+    let r = ask(&gw).await;
+    assert!(r.has_answer(), "{:?}", r.attempts);
+    let search = bench(2, reps, || ask(&gw)).await;
+    let kb = body.len() / 1024;
+    t.row(
+        &format!("{label}: raw fetch ({kb} KB page, robots cached)"),
+        &fetch,
+        "1x",
+        "the HTTP cost alone",
+    );
+    t.row(
+        &format!("{label}: extraction alone (`sgw_extract::extract`)"),
+        &extract,
+        &ratio(extract.median(), fetch.median()),
+        "vs the raw fetch",
+    );
+    t.row(
+        &format!("{label}: full search, miss (official page answers)"),
+        &search,
+        &ratio(search.median(), fetch.median()),
+        "vs the raw fetch",
+    );
+    (fetch.median(), extract.median(), search.median())
+}
+
+/// A web of `n` official sources on hosts of their own, each with a 10 KB page.
+async fn sources_case(t: &mut Table, n: usize, reps: usize, base: Option<Duration>) -> Duration {
+    let web = SimWeb::start().await;
+    let mut y = String::from("version: 1\nname: bench-sources\nsources:\n");
+    for i in 0..n {
+        let host = format!("office-{i}.test");
+        web.route(
+            &host,
+            "/rates",
+            page_from(10 * 1024, &format!("Office {i}")),
+        );
+        y.push_str(&format!(
+            "  office-{i}:\n    publisher: Office {i}\n    tier: OFFICIAL_PRIMARY\n    domains: [{host}]\n    entry_urls: [\"{}\"]\n",
+            web.url(&host, "/rates")
+        ));
+    }
+    y.push_str("execution:\n  deadline_ms: 20000\n  max_sources: 16\n  target_confidence: 0.99\n");
+    y.push_str("providers:\n  direct_official_adapter:\n    - { kind: official-site, timeout_ms: 8000, config: { concurrency: 16 } }\n");
+    y.push_str(&web.policy_fragment());
+    y.push_str("  retries: { max: 0 }\n");
+    y.push_str(FAST_NET);
+    let gw = gateway(load(&y), None).await;
+    let r = ask(&gw).await;
+    assert_eq!(r.sources.len(), n, "{:?}", r.attempts);
+    let s = bench(1, reps, || ask(&gw)).await;
+    let vs = base
+        .map(|b| ratio(s.median(), b))
+        .unwrap_or_else(|| "1x".into());
+    t.row(
+        &format!("sources: {n} official page(s) of 10 KB read and scored"),
+        &s,
+        &vs,
+        "vs 1 source",
+    );
+    s.median()
+}
+
+/// A store with `n` cache entries besides the world's own; the hit time.
+async fn cache_size_case(t: &mut Table, n: usize, reps: usize, dir: &Path) -> (Duration, Duration) {
+    let world = World::start().await;
+    let store_path = dir.join(format!("store-{n}.sqlite"));
+    let policy = world_policy(&world, &PolicyOptions::default(), "");
+    let gw = gateway(policy.clone(), Some(&store_path)).await;
+    let first = ask(&gw).await;
+    let store = search_gateway::open_store(
+        &policy,
+        &OpenOptions {
+            store: Some(store_path.display().to_string()),
+            no_store: false,
+        },
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    let filled = Instant::now();
+    let now = jiff::Timestamp::now();
+    let mut key = first.cache_key.clone().unwrap();
+    for i in 0..n {
+        key.normalized_query = format!("filler question number {i}");
+        store.put_cache_entry(&key, &first, now).await.unwrap();
+    }
+    eprintln!("  filled {n} cache entries in {:?}", filled.elapsed());
+    let hit = bench(5, reps, || ask(&gw)).await;
+    let r = ask(&gw).await;
+    assert!(r.from_cache);
+    let list = bench(1, 5, || store.list(None, now)).await;
+    t.row(
+        &format!("cache hit, store of {n} other entries"),
+        &hit,
+        "",
+        "",
+    );
+    t.row(
+        &format!("`Store::list` of all {n} entries (what `sgw cache list` loads)"),
+        &list,
+        "",
+        "",
+    );
+    (hit.median(), list.median())
+}
+
+/// The official host accepts connections and never answers.
+async fn black_hole_case(
+    t: &mut Table,
+    label: &str,
+    execution: &str,
+    reps: usize,
+    dir: &Path,
+) -> (Duration, Duration) {
+    let world = World::start().await;
+    world.break_official(Fault::Hang);
+    let options = PolicyOptions {
+        provider_timeout_ms: 2_000,
+        ..no_cache()
+    };
+    let mut first = Vec::new();
+    let mut later = Vec::new();
+    for i in 0..reps {
+        let store = dir.join(format!("hole-{label}-{i}.sqlite"));
+        let gw = gateway(world_policy(&world, &options, execution), Some(&store)).await;
+        let t0 = Instant::now();
+        let r = ask(&gw).await;
+        first.push(t0.elapsed());
+        assert!(r.has_answer(), "{:?}", r.attempts);
+        for _ in 0..3 {
+            let t0 = Instant::now();
+            ask(&gw).await;
+            later.push(t0.elapsed());
+        }
+    }
+    let first = Sample { times: first };
+    let later = Sample { times: later };
+    t.row(
+        &format!("black-holed official host, {label}: first search"),
+        &first,
+        "",
+        "step timeout 2000 ms",
+    );
+    t.row(
+        &format!("black-holed official host, {label}: later searches"),
+        &later,
+        "",
+        "the host rests: not contacted",
+    );
+    (first.median(), later.median())
+}
+
+async fn concurrency_case(t: &mut Table, k: usize, base: Option<Duration>) -> Duration {
+    let world = World::start().await;
+    let gw = gateway(world_policy(&world, &no_cache(), ""), None).await;
+    ask(&gw).await;
+    let rounds = if k >= 64 { 3 } else { 5 };
+    let mut wall = Vec::new();
+    for _ in 0..rounds {
+        let t0 = Instant::now();
+        let all = futures_join(k, &gw).await;
+        assert!(all.iter().all(SearchResult::has_answer));
+        wall.push(t0.elapsed());
+    }
+    let s = Sample { times: wall };
+    let per = s.median() / k as u32;
+    let vs = base.map(|b| ratio(per, b)).unwrap_or_else(|| "1x".into());
+    t.row(
+        &format!("{k} concurrent searches (miss), wall time of the batch"),
+        &s,
+        &vs,
+        format!("{} ms per search; ratio: per-search cost vs 1", ms(per)),
+    );
+    per
+}
+
+async fn futures_join(k: usize, gw: &Gateway) -> Vec<SearchResult> {
+    let mut set = tokio::task::JoinSet::new();
+    for _ in 0..k {
+        let gw = gw.clone();
+        set.spawn(async move { ask(&gw).await });
+    }
+    let mut out = Vec::new();
+    while let Some(r) = set.join_next().await {
+        out.push(r.expect("search task"));
+    }
+    out
+}
+
+// ---------------------------------------------------------------- process cases
+
+fn run(bin: &Path, args: &[&str]) -> Duration {
+    let t0 = Instant::now();
+    let out = std::process::Command::new(bin)
+        .args(args)
+        .output()
+        .expect("run sgw");
+    let d = t0.elapsed();
+    assert!(
+        out.status.success() || out.status.code() == Some(3),
+        "sgw {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    d
+}
+
+/// Peak resident set (KB) of `bin args`, via `/usr/bin/time -f %M`.
+fn peak_rss_kb(bin: &Path, args: &[&str]) -> Option<u64> {
+    let out = std::process::Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("%M")
+        .arg(bin)
+        .args(args)
+        .output()
+        .ok()?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.lines().last()?.trim().parse().ok()
+}
+
+async fn process_cases(t: &mut Table, bin: &Path, dir: &Path) {
+    let world = World::start().await;
+    let yaml = format!("{}{FAST_NET}", world.policy(&PolicyOptions::default()));
+    let policy = dir.join("world.yaml");
+    std::fs::write(&policy, yaml).unwrap();
+    let store = dir.join("cli-store.sqlite");
+    let p = policy.display().to_string();
+    let s = store.display().to_string();
+    let search = [
+        "search",
+        "--policy",
+        p.as_str(),
+        "--store",
+        s.as_str(),
+        world::QUESTION,
+    ];
+    let version = {
+        run(bin, &["--version"]);
+        Sample {
+            times: (0..15).map(|_| run(bin, &["--version"])).collect(),
+        }
+    };
+    run(bin, &search); // the miss that fills the cache
+    let hit = Sample {
+        times: (0..15).map(|_| run(bin, &search)).collect(),
+    };
+    t.row("`sgw --version` (process start)", &version, "1x", "");
+    t.row(
+        "`sgw search`, answered from a fresh cache entry",
+        &hit,
+        &ratio(hit.median(), version.median()),
+        "vs `sgw --version`",
+    );
+    t.target(
+        "`sgw search` cache hit <= 2x `sgw --version`",
+        ratio(hit.median(), version.median()),
+        hit.median() <= version.median() * 2,
+    );
+
+    // Peak RSS of a search that reads a 1 MB page (a miss, no store).
+    world
+        .web
+        .route(world::OFFICIAL, world::RATES_PATH, page_of(1 << 20));
+    let miss = [
+        "search",
+        "--policy",
+        p.as_str(),
+        "--no-store",
+        world::QUESTION,
+    ];
+    let base = peak_rss_kb(bin, &["--version"]);
+    let rss = peak_rss_kb(bin, &miss);
+    if let (Some(base), Some(rss)) = (base, rss) {
+        let limit = 2 * 1024 + 20 * 1024;
+        t.target(
+            "peak RSS of a search of a 1 MB page <= 2x page + 20 MB",
+            format!(
+                "{:.1} MB (`sgw --version`: {:.1} MB; limit {:.0} MB)",
+                rss as f64 / 1024.0,
+                base as f64 / 1024.0,
+                limit as f64 / 1024.0
+            ),
+            rss <= limit,
+        );
+    }
+}
+
+// ---------------------------------------------------------------- main
+
+#[tokio::main]
+async fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let reps = if quick { 5 } else { 21 };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut t = Table::default();
+
+    eprintln!("page sizes …");
+    let (f10, e10, s10) = page_size_case(&mut t, "10 KB", 10 * 1024, reps).await;
+    let (f1m, e1m, s1m) = page_size_case(&mut t, "1 MB", 1 << 20, reps.min(9)).await;
+    for (label, f, e, s) in [("10 KB", f10, e10, s10), ("1 MB", f1m, e1m, s1m)] {
+        let beyond = s.saturating_sub(f + e);
+        t.target(
+            &format!("gateway time beyond fetch + extraction <= 25% of extraction ({label})"),
+            format!(
+                "{} ms = {:.0}% of extraction ({} ms)",
+                ms(beyond),
+                100.0 * beyond.as_secs_f64() / e.as_secs_f64(),
+                ms(e)
+            ),
+            beyond.as_secs_f64() <= 0.25 * e.as_secs_f64(),
+        );
+    }
+    let per_kb_small = s10.as_secs_f64() / 10.0;
+    let per_kb_big = s1m.as_secs_f64() / 1024.0;
+    t.target(
+        "cost linear in page size (search time per KB, 1 MB vs 10 KB)",
+        format!(
+            "{:.3} vs {:.3} ms/KB (1 MB page costs {} the 10 KB page)",
+            per_kb_big * 1e3,
+            per_kb_small * 1e3,
+            ratio(s1m, s10)
+        ),
+        per_kb_big <= per_kb_small * 1.5,
+    );
+
+    eprintln!("cache …");
+    let (hit_small, list_small) = cache_size_case(&mut t, 1_000, reps, dir.path()).await;
+    let big = if quick { 10_000 } else { 100_000 };
+    let (hit_big, list_big) = cache_size_case(&mut t, big, reps, dir.path()).await;
+    t.target(
+        "in-process cached answer <= 1 ms",
+        format!("{} ms", ms(hit_small)),
+        hit_small <= Duration::from_millis(1),
+    );
+    t.target(
+        &format!("cache hit flat in cache size ({big} vs 1000 entries, <= 1.2x)"),
+        ratio(hit_big, hit_small),
+        hit_big.as_secs_f64() <= hit_small.as_secs_f64() * 1.2,
+    );
+    let _ = (list_small, list_big);
+
+    eprintln!("black-holed host …");
+    let hole_reps = if quick { 1 } else { 3 };
+    let healthy = {
+        let world = World::start().await;
+        let gw = gateway(world_policy(&world, &no_cache(), ""), None).await;
+        bench(2, reps, || ask(&gw)).await
+    };
+    t.row("healthy world, full search (miss)", &healthy, "1x", "");
+    let (plain_first, plain_later) =
+        black_hole_case(&mut t, "no hedging", "", hole_reps, dir.path()).await;
+    let (hedged_first, hedged_later) = black_hole_case(
+        &mut t,
+        "hedge 300 ms + accept 200 ms",
+        "  hedge_after_ms: 300\n  accept_after_ms: 200\n",
+        hole_reps,
+        dir.path(),
+    )
+    .await;
+    let _ = plain_first;
+    let window = Duration::from_millis(500) + healthy.quantile(0.99);
+    t.target(
+        "black-holed, hedged: first search <= hedge + accept + healthy p99",
+        format!("{} ms (bound {} ms)", ms(hedged_first), ms(window)),
+        hedged_first <= window,
+    );
+    for (label, later) in [("no hedging", plain_later), ("hedged", hedged_later)] {
+        t.target(
+            &format!("black-holed, {label}: later searches <= 1.2x healthy"),
+            format!(
+                "{} ms = {} healthy ({} ms)",
+                ms(later),
+                ratio(later, healthy.median()),
+                ms(healthy.median())
+            ),
+            later.as_secs_f64() <= 1.2 * healthy.median().as_secs_f64(),
+        );
+    }
+
+    eprintln!("sources …");
+    let one = sources_case(&mut t, 1, reps, None).await;
+    sources_case(&mut t, 4, reps, Some(one)).await;
+    sources_case(&mut t, 16, reps.min(11), Some(one)).await;
+
+    eprintln!("concurrency …");
+    let single = concurrency_case(&mut t, 1, None).await;
+    concurrency_case(&mut t, 8, Some(single)).await;
+    concurrency_case(&mut t, 64, Some(single)).await;
+
+    if let Some(bin) = std::env::var_os("SGW_BIN").map(PathBuf::from) {
+        eprintln!("processes …");
+        process_cases(&mut t, &bin, dir.path()).await;
+    } else {
+        eprintln!("SGW_BIN not set: process-level cases skipped");
+    }
+    t.print();
+}
