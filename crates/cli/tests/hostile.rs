@@ -103,6 +103,25 @@ fn a_pdf_that_inflates_past_the_memory_budget_is_refused_not_run() {
 }
 
 #[test]
+fn a_pdf_parser_panic_is_an_error_without_a_backtrace() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = write(
+        dir.path(),
+        "panic.pdf",
+        &hostile::pdf_that_panics_the_parser(),
+    );
+    sgw()
+        .arg("extract")
+        .arg(&pdf)
+        .env("RUST_BACKTRACE", "1")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("PDF"))
+        .stderr(predicate::str::contains("panicked").not())
+        .stderr(predicate::str::contains("backtrace").not());
+}
+
+#[test]
 fn reads_are_bounded_and_only_from_regular_files() {
     sgw()
         .args(["extract", "/dev/zero"])

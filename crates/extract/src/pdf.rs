@@ -425,4 +425,16 @@ mod tests {
         assert!(inflated_size(&pdf, 1 << 20) > 1 << 20);
         assert_eq!(inflated_size(b"no streams at all", 10), 0);
     }
+
+    /// In-thread extraction (no worker hook): a parser panic is an error,
+    /// and the bomb is refused by the pre-scan before the parser sees it.
+    #[cfg(feature = "pdf")]
+    #[test]
+    fn without_the_worker_panics_are_errors_and_bombs_are_refused() {
+        let e = extract_pdf(&sgw_testkit::hostile::pdf_that_panics_the_parser(), None);
+        assert!(matches!(e, Err(ExtractError::Pdf { .. })), "{e:?}");
+        let bomb = sgw_testkit::hostile::pdf_inflation_bomb("0 0 m ", 12_000_000);
+        let e = extract_pdf(&bomb, None).unwrap_err().to_string();
+        assert!(e.contains("inflate past"), "{e}");
+    }
 }

@@ -88,6 +88,16 @@ pub fn pdf_inflation_bomb(ops: &str, times: usize) -> Vec<u8> {
     pdf_with_stream(b"/Filter /FlateDecode", &stream)
 }
 
+/// A PDF that makes pdf-extract 0.x panic (an `xref` entry whose generation
+/// number, 80000, overflows the parser's u16): the panic must be caught and
+/// reported as an error, without a backtrace on stderr.
+pub fn pdf_that_panics_the_parser() -> Vec<u8> {
+    let pdf =
+        String::from_utf8(crate::pdf::tiny("The rate is 4.5%.")).expect("tiny PDFs are ASCII");
+    pdf.replacen(" 00000 n \ntrailer", " 80000 n \ntrailer", 1)
+        .into_bytes()
+}
+
 /// A valid one-page PDF (checked `xref` offsets) whose page content is the
 /// stream `data` with the extra dictionary entries `dict` (e.g. a filter).
 pub fn pdf_with_stream(dict: &[u8], data: &[u8]) -> Vec<u8> {
