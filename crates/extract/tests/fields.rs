@@ -387,7 +387,15 @@ mod question_aware_world {
 
     fn top(text: &str, query: &str, kind: FieldKind, as_of: Option<&str>) -> (String, f64) {
         let as_of = as_of.map(|d| d.parse::<Date>().unwrap());
-        let c = field_candidates(text, query, &[FieldSpec { name: "f".into(), kind }], as_of);
+        let c = field_candidates(
+            text,
+            query,
+            &[FieldSpec {
+                name: "f".into(),
+                kind,
+            }],
+            as_of,
+        );
         assert!(!c.is_empty(), "no candidate for {query:?}");
         (c[0].value.clone(), c[0].score)
     }
@@ -395,31 +403,98 @@ mod question_aware_world {
     #[test]
     fn space_grouped_thousands_and_subjects() {
         let page = "On 1 January 2031 Ostria had 2 481 230 inhabitants, 3 050 more than a year earlier.\n\nIn 2030, 21 004 children were born and 26 118 people died.";
-        assert_eq!(top(page, "How many people live in Ostria?", FieldKind::Number, None).0, "2481230");
-        assert_eq!(top(page, "births in Ostria in 2030", FieldKind::Number, None).0, "21004");
-        let wages = "The average monthly wage was 3 120 euros. The median monthly wage was 2 640 euros.";
-        assert_eq!(top(wages, "average wage", FieldKind::Money, None).0, "EUR 3120");
-        assert_eq!(top(wages, "median wage", FieldKind::Money, None).0, "EUR 2640");
+        assert_eq!(
+            top(
+                page,
+                "How many people live in Ostria?",
+                FieldKind::Number,
+                None
+            )
+            .0,
+            "2481230"
+        );
+        assert_eq!(
+            top(page, "births in Ostria in 2030", FieldKind::Number, None).0,
+            "21004"
+        );
+        let wages =
+            "The average monthly wage was 3 120 euros. The median monthly wage was 2 640 euros.";
+        assert_eq!(
+            top(wages, "average wage", FieldKind::Money, None).0,
+            "EUR 3120"
+        );
+        assert_eq!(
+            top(wages, "median wage", FieldKind::Money, None).0,
+            "EUR 2640"
+        );
     }
 
     #[test]
     fn change_dates_and_tax_years_bound_values() {
         let page = "The reduced rate went up from 9 % to 11 % on 1 July 2030.";
-        assert_eq!(top(page, "reduced rate", FieldKind::Percent, Some("2030-03-01")).0, "9");
-        assert_eq!(top(page, "reduced rate", FieldKind::Percent, Some("2030-09-01")).0, "11");
+        assert_eq!(
+            top(page, "reduced rate", FieldKind::Percent, Some("2030-03-01")).0,
+            "9"
+        );
+        assert_eq!(
+            top(page, "reduced rate", FieldKind::Percent, Some("2030-09-01")).0,
+            "11"
+        );
         let page = "For the 2031 tax year the tax-free allowance is €9,800. In 2030 it was €9,400.";
-        assert_eq!(top(page, "tax-free allowance", FieldKind::Money, Some("2030-06-01")).0, "EUR 9400");
-        assert_eq!(top(page, "tax-free allowance", FieldKind::Money, Some("2031-06-01")).0, "EUR 9800");
+        assert_eq!(
+            top(
+                page,
+                "tax-free allowance",
+                FieldKind::Money,
+                Some("2030-06-01")
+            )
+            .0,
+            "EUR 9400"
+        );
+        assert_eq!(
+            top(
+                page,
+                "tax-free allowance",
+                FieldKind::Money,
+                Some("2031-06-01")
+            )
+            .0,
+            "EUR 9800"
+        );
     }
 
     #[test]
     fn the_month_of_the_question_picks_the_figure() {
-        let page = "Consumer prices\n\nAnnual inflation was 3.1 % in April 2031, up from 2.9 % in March.";
-        assert_eq!(top(page, "inflation in Ostria in March 2031", FieldKind::Percent, None).0, "2.9");
-        assert_eq!(top(page, "inflation in Ostria in April 2031", FieldKind::Percent, None).0, "3.1");
+        let page =
+            "Consumer prices\n\nAnnual inflation was 3.1 % in April 2031, up from 2.9 % in March.";
+        assert_eq!(
+            top(
+                page,
+                "inflation in Ostria in March 2031",
+                FieldKind::Percent,
+                None
+            )
+            .0,
+            "2.9"
+        );
+        assert_eq!(
+            top(
+                page,
+                "inflation in Ostria in April 2031",
+                FieldKind::Percent,
+                None
+            )
+            .0,
+            "3.1"
+        );
         // A page about something else that matches the name and the kind only: weak.
         let other = "About 41 000 people receive the basic pension.";
-        let (_, score) = top(other, "How many people live in Ostria?", FieldKind::Number, None);
+        let (_, score) = top(
+            other,
+            "How many people live in Ostria?",
+            FieldKind::Number,
+            None,
+        );
         assert!(score < 0.5, "{score}");
     }
 
