@@ -113,11 +113,7 @@ const DATE_CLASSES: &[&str] = &[
     "time",
     "publish",
     "posted",
-    "postmeta",
-    "post-meta",
-    "entry-meta",
-    "article-meta",
-    "meta-info",
+    "meta",
     "byline",
     "dateline",
     "datum",
@@ -145,7 +141,7 @@ const EXCLUDED_CLASSES: &[&str] = &[
     "teaser",
     "archive",
     "calendar",
-    "more-",
+    "more",
     "next",
     "prev",
     "breadcrumb",
@@ -399,13 +395,16 @@ fn excluded_class(ci: &str, in_article: bool) -> bool {
     } else {
         EXCLUDED_CLASSES
     };
+    // A keyword counts at the start of a `-`/`_`-separated part of a class
+    // token: `comment-list`, `main_menu`, `related-posts`, not `taxomenu`.
     ci.split_ascii_whitespace().any(|token| {
-        classes.iter().any(|c| token.contains(c))
-            || (!in_article
-                && token.contains("footer")
-                && !["post", "entry", "article", "asset", "meta"]
-                    .iter()
-                    .any(|p| token.contains(p)))
+        token.split(['-', '_']).any(|part| {
+            classes.iter().any(|c| part.starts_with(c))
+                || (!in_article && part.starts_with("footer"))
+        }) && !(token.contains("footer")
+            && ["post", "entry", "article", "asset", "meta"]
+                .iter()
+                .any(|p| token.contains(p)))
     })
 }
 
