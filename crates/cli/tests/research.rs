@@ -190,6 +190,7 @@ fn repo_root_is_found_by_walking_up_to_git() {
     assert_eq!(
         std::fs::read_dir(root.path().join(".cache/research/sessions"))
             .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name() != ".gitignore")
             .count(),
         1
     );

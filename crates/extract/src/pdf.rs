@@ -37,6 +37,7 @@ pub const PDF_MAX_INFLATED: u64 = 64 << 20;
 /// PDF worker.
 pub const WORKER_ARG: &str = "--sgw-pdf-worker";
 /// The most text a worker may hand back.
+#[cfg(feature = "pdf")]
 const MAX_WORKER_OUTPUT: u64 = 64 << 20;
 
 #[cfg(feature = "pdf")]

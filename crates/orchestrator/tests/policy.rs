@@ -153,3 +153,16 @@ proptest::proptest! {
         let _ = Policy::from_bytes(text.as_bytes(), None, &["x"]);
     }
 }
+
+#[test]
+fn a_partial_staleness_map_overrides_only_the_topics_it_names() {
+    let yaml = "version: 1\nname: t\ncache_policy:\n  stale_after_days_by_topic:\n    news: 2\n    recipes: 60\n";
+    let (policy, _) = Policy::from_bytes(yaml.as_bytes(), Some("p.yaml"), &[]).unwrap();
+    let days = |topic| policy.cache_policy.stale_after_days(topic);
+    assert_eq!(days("news"), 2, "named: overridden");
+    assert_eq!(days("recipes"), 60, "named: added");
+    assert_eq!(days("policy_or_law"), 30, "not named: the seed's default");
+    assert_eq!(days("product_or_price"), 3);
+    assert_eq!(days("static_reference"), 180);
+    assert_eq!(days("anything-else"), 14);
+}

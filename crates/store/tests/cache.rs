@@ -341,10 +341,7 @@ async fn list_pages_walk_the_whole_list_in_order(fx: &Fixture) {
     }
     // Filters apply to pages too.
     let news = CacheFilter::topic("news");
-    let page = store
-        .list_page(Some(&news), t0(), None, 2)
-        .await
-        .unwrap();
+    let page = store.list_page(Some(&news), t0(), None, 2).await.unwrap();
     assert_eq!(page.entries.len(), 2);
     assert!(page.entries.iter().all(|e| e.key.topic_type == "news"));
     let rest = store

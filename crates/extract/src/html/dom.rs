@@ -720,7 +720,7 @@ pub fn parse(html: &str) -> Dom {
         // the slash, as browsers do.
         let raw = is_raw(&name_buf)
             && name_buf != b"noscript"
-            && !(self_closing && !matches!(name_buf.as_slice(), b"script" | b"style"));
+            && (!self_closing || matches!(name_buf.as_slice(), b"script" | b"style"));
         if raw {
             let is_ld = name_buf == b"script"
                 && attrs.iter().any(|(n, v)| {

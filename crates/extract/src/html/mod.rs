@@ -1,8 +1,8 @@
 //! HTML: tree building, main content, metadata, JS-shell detection.
 
 pub mod content;
-pub mod dom;
 mod dates;
+pub mod dom;
 mod entities;
 mod metadata;
 pub mod tags;

@@ -168,7 +168,11 @@ pub struct CachePolicy {
     #[serde(default = "default_cache_key_fields")]
     pub cache_key_fields: Vec<String>,
     /// Days after which an entry is stale, per topic type; `default` for the rest.
-    #[serde(default = "default_stale_days")]
+    /// A policy's map overrides only the topics it names; the others keep their defaults.
+    #[serde(
+        default = "default_stale_days",
+        deserialize_with = "stale_days_over_defaults"
+    )]
     pub stale_after_days_by_topic: BTreeMap<String, u32>,
     /// A fresh cache entry answers before the chain runs.
     #[serde(default = "yes")]
@@ -211,6 +215,16 @@ pub const CACHE_KEY_FIELDS: [&str; 4] = [
 
 fn default_cache_key_fields() -> Vec<String> {
     CACHE_KEY_FIELDS.iter().map(|s| s.to_string()).collect()
+}
+
+/// The policy's `stale_after_days_by_topic` laid over [`default_stale_days`].
+fn stale_days_over_defaults<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<BTreeMap<String, u32>, D::Error> {
+    let given = BTreeMap::<String, u32>::deserialize(deserializer)?;
+    let mut days = default_stale_days();
+    days.extend(given);
+    Ok(days)
 }
 
 fn default_stale_days() -> BTreeMap<String, u32> {
