@@ -129,7 +129,7 @@ fn reads_are_bounded_and_only_from_regular_files() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("not a regular file"));
-    let big = vec![b'a'; (sgw_extract::PDF_MAX_BYTES as usize) + 10];
+    let big = vec![b'a'; sgw_extract::PDF_MAX_BYTES + 10];
     sgw()
         .args(["extract", "-"])
         .write_stdin(big)

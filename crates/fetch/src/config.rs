@@ -461,7 +461,8 @@ mod tests {
 
     #[test]
     fn values_that_would_overflow_later_are_refused() {
-        let cases: [(&str, fn(&mut FetchConfig)); 6] = [
+        type Spoil = fn(&mut FetchConfig);
+        let cases: [(&str, Spoil); 6] = [
             ("per_host_rate.requests_per_second", |c| {
                 c.per_host_rate.requests_per_second = 1e-12
             }),
