@@ -347,6 +347,14 @@ impl Store {
         )
         .map_err(|e| match e {
             sgw_safeio::ReadError::Io(e) => Error::io("cannot open lock", &lock_path, e),
+            // A directory cannot be opened for writing: the disk refuses, as
+            // it would without the check (exit 3), whereas a planted FIFO or
+            // device is a malformed session (exit 2).
+            sgw_safeio::ReadError::NotRegular { kind: "directory" } => Error::io(
+                "cannot open lock",
+                &lock_path,
+                std::io::Error::from(std::io::ErrorKind::IsADirectory),
+            ),
             other => Error::malformed(&lock_path, other.to_string()),
         })?;
         lock.lock()
