@@ -26,8 +26,6 @@ use std::process::Command;
 
 use crate::{cargo, workspace_root};
 
-const HTMLDATE: &str = "htmldate==1.11.0";
-
 /// Precision, recall, F1 and accuracy over `truth` (page id → reference day).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scores {
@@ -236,38 +234,10 @@ fn htmldate(root: &Path, dir: &Path, out_dir: &Path) -> Result<serde_json::Map<S
         .clone())
 }
 
-/// The venv's python with htmldate installed (creating the venv if needed).
+/// The venv's python with htmldate installed: the one reference venv of
+/// `bench-extract` (created on first use).
 fn ensure_htmldate(root: &Path) -> Result<PathBuf> {
-    let venv = root.join("target/bench-venv");
-    let python = venv.join("bin/python");
-    let ready = |p: &Path| {
-        Command::new(p)
-            .args([
-                "-c",
-                "import htmldate; assert htmldate.__version__ == '1.11.0'",
-            ])
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if ready(&python) {
-        return Ok(python);
-    }
-    let run = |cmd: &mut Command| -> Result<()> {
-        eprintln!("$ {cmd:?}");
-        let status = cmd
-            .status()
-            .with_context(|| format!("cannot run {cmd:?}"))?;
-        if !status.success() {
-            bail!("{cmd:?} failed with {status}");
-        }
-        Ok(())
-    };
-    if !python.exists() {
-        run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
-        run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "-U", "pip"]))?;
-    }
-    run(Command::new(&python).args(["-m", "pip", "install", "--quiet", HTMLDATE]))?;
-    Ok(python)
+    crate::bench_extract::ensure_venv(root)
 }
 
 #[cfg(test)]

@@ -642,7 +642,9 @@ pub fn snippet_counts(page: &Value, text: &str) -> SnippetCounts {
     c
 }
 
-fn ensure_venv(root: &Path) -> Result<PathBuf> {
+/// The reference tools' venv under `target/bench-venv` (trafilatura,
+/// readability-lxml, htmldate at pinned versions), created on first use.
+pub(crate) fn ensure_venv(root: &Path) -> Result<PathBuf> {
     let venv = root.join("target/bench-venv");
     let python = venv.join("bin/python");
     let ready = Command::new(&python)

@@ -24,11 +24,20 @@ pub fn tiny(text: &str) -> Vec<u8> {
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
             .to_string(),
     ];
+    let objects: Vec<Vec<u8>> = objects.into_iter().map(String::into_bytes).collect();
+    assemble(&objects)
+}
+
+/// A PDF 1.4 file of `objects` (numbered from 1; object 1 is the catalog)
+/// with a cross-reference table whose offsets are exact.
+pub fn assemble(objects: &[Vec<u8>]) -> Vec<u8> {
     let mut pdf = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
     for (i, o) in objects.iter().enumerate() {
         offsets.push(pdf.len());
-        pdf.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
+        pdf.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        pdf.extend_from_slice(o);
+        pdf.extend_from_slice(b"\nendobj\n");
     }
     let xref = pdf.len();
     pdf.extend_from_slice(

@@ -501,25 +501,11 @@ pub fn surface_forms(value: &str) -> Vec<String> {
     if let Some((y, rest)) = amount.split_once('-')
         && let Some((m, d)) = rest.split_once('-')
     {
-        const MONTHS: [&str; 12] = [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ];
         let (Ok(mi), Ok(di)) = (m.parse::<usize>(), d.parse::<u32>()) else {
             return out;
         };
         out.push(format!("{d}.{m}.{y}"));
-        out.push(format!("{di} {} {y}", MONTHS[mi.clamp(1, 12) - 1]));
+        out.push(format!("{di} {} {y}", render::MONTHS[mi.clamp(1, 12) - 1]));
         return out;
     }
     let Ok(n) = amount.parse::<f64>() else {

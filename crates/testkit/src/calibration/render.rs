@@ -268,22 +268,24 @@ fn blog(site: &Site, page: &Page) -> String {
     html
 }
 
+/// English month names, January first.
+pub(super) const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
 /// `2026-11-14` → `14 November 2026`.
 pub fn human_date(iso: &str) -> String {
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
     let parts: Vec<&str> = iso.split('-').collect();
     match parts.as_slice() {
         [y, m, d] => {
