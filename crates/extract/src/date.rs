@@ -151,7 +151,7 @@ fn format_with_offset(ts: jiff::Timestamp, offset: jiff::tz::Offset) -> String {
 }
 
 /// The `±HH:MM` / `±HHMM` / `±HH` offset at the end of an RFC 3339-like value.
-fn written_offset(s: &str) -> Option<jiff::tz::Offset> {
+pub(crate) fn written_offset(s: &str) -> Option<jiff::tz::Offset> {
     let t = s.find(['T', 't', ' '])?;
     let tail = &s[t..];
     let p = tail.rfind(['+', '-'])?;
@@ -701,7 +701,7 @@ fn date_at(text: &str, t: &[Token], i: usize, opts: ScanOptions) -> Option<(Stri
             };
             let (d, m) = if a > 12 {
                 (a, b)
-            } else if b > 12 || opts.month_first {
+            } else if b > 12 || (opts.month_first && s != '.') {
                 (b, a)
             } else {
                 (a, b)

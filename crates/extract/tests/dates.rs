@@ -264,3 +264,71 @@ fn authors_are_cleaned_and_split() {
     );
     assert_eq!(meta_of(&page, None).authors, ["Claire Martin"]);
 }
+
+#[test]
+fn dateline_next_to_the_headline() {
+    // The first date after the `<h1>` (a dateline), not a teaser's date
+    // before it nor a date quoted in the body.
+    let page = format!(
+        r#"<html lang="de"><head><title>Marode Brücken – Verband</title></head><body>
+<ul class="list"><li><span class="t-ca-author">09.10.2021</span> Anderer Artikel</li></ul>
+<p>Startseite: Service, Presse, Pressemitteilungen, Verkehr, Mobilität, Naturschutz, Landwirtschaft, Klimaschutz</p>
+<h1>Marode Brücken</h1><p>21. Januar 2022 | Mobilität</p>
+<p>Laut einer Analyse vom 12.1.2022 müssen 400 Brücken pro Jahr erneuert werden.</p>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2022-01-21"));
+    // A date-like element just above the headline beats a date in the lede.
+    let page = format!(
+        r#"<html lang="es"><body><p class="published-date">martes 17 de marzo de 2020</p>
+<h1>Precio del petróleo</h1><p>Su cotización más baja desde el 6 de marzo de 2002.</p>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2020-03-17"));
+    // An element marked "updated" beside the headline is the modification.
+    let page = format!(
+        r#"<html lang="de"><body><span class="posted-on"><time class="entry-date published" datetime="2019-02-10T09:30:10+01:00">10. Februar 2019</time><time class="updated" datetime="2019-02-11T23:00:55+01:00">11. Februar 2019</time></span>
+<h1>Laufen im Winter</h1>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2019-02-10"));
+    // A `pubdate` time in a forum reply does not beat the article's dateline.
+    let page = format!(
+        r#"<html lang="fr"><body><h1>Chronique</h1><p class="publication">Le <time datetime="2019-06-28T13:49:45Z">28 juin 2019</time></p>{BODY}
+<div class="forum-list"><p>Réponse</p><time datetime="2019-09-22T07:30:29Z" pubdate>22 septembre</time></div></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2019-06-28"));
+}
+
+#[test]
+fn the_publishers_local_day_wins_over_utc() {
+    // The same instant in UTC (meta) and with the local offset (JSON-LD).
+    let page = format!(
+        r#"<html><head><meta property="article:published_time" content="2020-12-24T23:59:50+00:00">
+<script type="application/ld+json">{{"@type":"NewsArticle","datePublished":"2020-12-25T01:59:50+02:00"}}</script></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2020-12-25"));
+    // A local time without an offset, whole hours away from the UTC one.
+    let page = format!(
+        r#"<html><head><meta property="article:published_time" content="2023-11-09T06:35:29+00:00">
+<meta name="sailthru.date" content="2023-11-08 22:35:29"></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2023-11-08"));
+    // Different instants: the first declaration stands.
+    let page = format!(
+        r#"<html><head><meta property="article:published_time" content="2019-12-12T21:17:43Z">
+<meta name="sailthru.date" content="2019-12-09 22:25:10"></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2019-12-12"));
+}
+
+#[test]
+fn microdata_on_any_element_and_dotted_dates() {
+    let page = format!(
+        r#"<html lang="en"><body><article><h1>T</h1><span itemprop="datePublished" content="2019-05-04">May 4</span>
+<p class="date">June 1, 2020</p>{BODY}</article></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2019-05-04"));
+    // Dots mean day first, even on a US-English page.
+    let page = format!(
+        r#"<html lang="en-US"><body><article><span class="date">02.03.2021</span>{BODY}</article></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-03-02"));
+}

@@ -776,7 +776,7 @@ fn in_teaser(dom: &Dom, st: &[Stat], id: u32, region: u32) -> bool {
 const SCATTERED_PARAGRAPH: u32 = 100;
 
 /// One past the last node of `id`'s subtree (nodes are in document order).
-fn subtree_end(dom: &Dom, id: u32) -> usize {
+pub(super) fn subtree_end(dom: &Dom, id: u32) -> usize {
     let mut x = id;
     loop {
         let node = &dom.nodes[x as usize];

@@ -3,21 +3,31 @@
 //! Sources, most explicit first (the first that yields a plausible date wins):
 //! 1. a complete date in the page's own URL path (`/2021/03/12/`, `/20210312/`,
 //!    `-2021-03-12-`): publishers put the original date there;
-//! 2. meta tags: OpenGraph/`article:published_time`, Dublin Core, `date`,
-//!    `pubdate`, `sailthru.date`, `parsely-pub-date`, … and microdata
-//!    `itemprop=datePublished`;
-//! 3. JSON-LD `datePublished` (articles first, `@graph` included, then any
-//!    object, then the raw text of JSON-LD that does not parse);
-//! 4. `<time datetime>` marked as the publication time (`pubdate`, `itemprop`);
-//! 5. the visible text of small elements whose class or id says "date",
+//! 2. the declared publication time: meta tags (OpenGraph/
+//!    `article:published_time`, Dublin Core, `date`, `pubdate`,
+//!    `sailthru.date`, `parsely-pub-date`, …), then JSON-LD `datePublished`
+//!    (articles first, `@graph` included, then any object, then the raw text
+//!    of JSON-LD that does not parse). When one declaration is in UTC and
+//!    another names the same instant in local time, the local one gives the
+//!    day (the publisher's day, not Greenwich's);
+//! 3. microdata: `itemprop=datePublished` on any element (`datetime` or
+//!    `content`);
+//! 4. the dateline next to the main heading: dates in date-like elements
+//!    around the `<h1>`, then the first date right after it, then one right
+//!    before it (see `title_date`);
+//! 5. `<time datetime pubdate>`;
+//! 6. the visible text of small elements whose class or id says "date",
 //!    "published", "posted", "byline", "meta", … (in any of the languages
-//!    [`crate::date::scan`] reads), outside comments, footers and sidebars,
-//!    and not labelled "updated";
-//! 6. any other `<time datetime>`;
-//! 7. a date in the `<h1>` or `<title>`;
-//! 8. (after body extraction) a date near the start of the main text, then
+//!    [`crate::date::scan`] reads), outside comments, forums, footers,
+//!    sidebars and quoted embeds, and not labelled "updated";
+//! 7. any other `<time datetime>`;
+//! 8. a date in the `<h1>` or `<title>`;
+//! 9. (after body extraction) a date near the start of the main text, then
 //!    the first date of the page's visible text outside copyright lines,
 //!    comments, footers and sidebars.
+//!
+//! Numeric dates with dots (`02.03.2021`) are read day first everywhere;
+//! slashes and dashes follow the page's locale.
 //!
 //! Modification dates come from JSON-LD `dateModified`, meta tags
 //! (`article:modified_time`, `og:updated_time`, …), `itemprop=dateModified`
@@ -31,8 +41,8 @@
 //! reference time for the page. Dates keep the offset they were written with
 //! (see [`crate::date::normalize_date_local`]).
 
-use super::dom::{Dom, NONE, Tag};
-use crate::date::{Found, ScanOptions, normalize_date_local, scan};
+use super::dom::{Dom, NONE, Tag, TimeHint};
+use crate::date::{Found, ScanOptions, normalize_date_local, scan, written_offset};
 use url::Url;
 
 /// Meta keys (lowercased `name`/`property`/`itemprop`) of the original
@@ -131,6 +141,7 @@ const DATE_CLASSES: &[&str] = &[
 /// footers, sidebars, teasers of other pages.
 const EXCLUDED_CLASSES: &[&str] = &[
     "comment",
+    "forum",
     "related",
     "recent",
     "popular",
@@ -152,7 +163,7 @@ const EXCLUDED_CLASSES: &[&str] = &[
 ];
 
 /// The first entries of [`EXCLUDED_CLASSES`] also apply inside an `<article>`.
-const IN_ARTICLE_EXCLUDED: usize = 7;
+const IN_ARTICLE_EXCLUDED: usize = 8;
 
 /// Labels that make the following date a modification date.
 const UPDATED_LABELS: &[&str] = &[
@@ -375,7 +386,7 @@ fn excluded_regions(dom: &Dom) -> Vec<bool> {
             || node.tag == Tag::Head
             || (size[i] * 2 < total
                 && !matches!(node.tag, Tag::Body | Tag::Html | Tag::Main | Tag::Article)
-                && (node.tag == Tag::Nav
+                && (matches!(node.tag, Tag::Nav | Tag::Blockquote)
                     || (matches!(node.tag, Tag::Footer | Tag::Aside) && !parent_article)
                     || excluded_class(dom.class_id(i as u32), parent_article)));
     }
@@ -453,7 +464,7 @@ fn after_copyright(text: &str, at: usize) -> bool {
     before.contains('©') || before.contains("copyright") || before.contains("(c)")
 }
 
-/// Dates found before body extraction (steps 1-7 of the module overview).
+/// Dates found before body extraction (steps 1-8 of the module overview).
 pub(super) fn page_dates(
     dom: &Dom,
     url: Option<&Url>,
@@ -475,17 +486,37 @@ pub(super) fn page_dates(
     let mut published = url
         .and_then(|u| url_date(u, scan_opts.month_first))
         .filter(|d| plausible(d, false, today))
-        .or_else(|| meta_date(dom, PUBLISHED_KEYS, today))
-        .or_else(|| structured(ld_published))
         .or_else(|| {
-            dom.head
-                .times
+            let declared = declared_published(dom, ld_published);
+            let first = declared
                 .iter()
-                .filter(|(_, p)| *p)
-                .find_map(|(t, _)| structured(Some(t)))
+                .find(|raw| structured(Some(raw)).is_some())?;
+            structured(Some(publishers_day(first, &declared)))
         });
+    let hinted = |hint: TimeHint| {
+        dom.head
+            .times
+            .iter()
+            .filter(|(_, h)| *h == hint)
+            .find_map(|(t, _)| structured(Some(t)))
+    };
+    if published.is_none() {
+        published = hinted(TimeHint::Itemprop);
+    }
+    let mut excluded = None;
+    if published.is_none() {
+        let ex = excluded.get_or_insert_with(|| excluded_regions(dom));
+        let (found, updated) = title_date(dom, ex, labelled, today);
+        published = found;
+        if modified.is_none() {
+            modified = updated;
+        }
+    }
+    if published.is_none() {
+        published = hinted(TimeHint::Pubdate);
+    }
     if published.is_none() || modified.is_none() {
-        let excluded = excluded_regions(dom);
+        let excluded = excluded.unwrap_or_else(|| excluded_regions(dom));
         let mut found_pub = None;
         let mut found_mod = None;
         for (i, n) in dom.nodes.iter().enumerate() {
@@ -534,6 +565,211 @@ pub(super) fn page_dates(
         published,
         modified,
     }
+}
+
+/// The raw publication dates the page declares in its metadata: meta tags in
+/// the order of [`PUBLISHED_KEYS`], then JSON-LD.
+fn declared_published<'a>(dom: &'a Dom, ld_published: Option<&'a str>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = PUBLISHED_KEYS
+        .iter()
+        .flat_map(|k| {
+            dom.head
+                .metas
+                .iter()
+                .filter(move |(n, _)| n == k)
+                .map(|(_, v)| v.as_str())
+        })
+        .collect();
+    out.extend(ld_published);
+    out
+}
+
+/// The instant a machine-readable date names, and the offset it was
+/// written with (`None` for a local time without an offset).
+fn instant(raw: &str) -> Option<(jiff::Timestamp, Option<jiff::tz::Offset>)> {
+    let raw = raw.trim();
+    if let Ok(ts) = raw.parse::<jiff::Timestamp>() {
+        return Some((
+            ts,
+            Some(written_offset(raw).unwrap_or(jiff::tz::Offset::UTC)),
+        ));
+    }
+    if raw.len() > 10
+        && let Ok(dt) = raw.parse::<jiff::civil::DateTime>()
+    {
+        return dt
+            .to_zoned(jiff::tz::TimeZone::UTC)
+            .ok()
+            .map(|z| (z.timestamp(), None));
+    }
+    None
+}
+
+/// Of several declarations of the publication time, the one that gives the
+/// publisher's local day: a time written in UTC (`…T23:59:50+00:00`) is
+/// replaced by the same instant written with the local offset
+/// (`…T01:59:50+02:00`), or by a local time without an offset that differs
+/// from it by whole quarter hours of a time zone (`2023-11-08 22:35:29`
+/// beside `2023-11-09T06:35:29Z`).
+fn publishers_day<'a>(first: &'a str, declared: &[&'a str]) -> &'a str {
+    let Some((t0, Some(off0))) = instant(first) else {
+        return first;
+    };
+    if off0 != jiff::tz::Offset::UTC {
+        return first;
+    }
+    for &other in declared {
+        let Some((t1, off1)) = instant(other) else {
+            continue;
+        };
+        let diff = t1.as_second() - t0.as_second();
+        let same_local = match off1 {
+            Some(o) => o != jiff::tz::Offset::UTC && diff == 0,
+            None => diff != 0 && diff.abs() <= 14 * 3600 && diff % 900 == 0,
+        };
+        if same_local {
+            return other;
+        }
+    }
+    first
+}
+
+/// Visible text after the page's main heading that [`title_date`] reads.
+const TITLE_AFTER: usize = 250;
+/// Visible text before the main heading that [`title_date`] reads.
+const TITLE_BEFORE: usize = 120;
+
+/// A date written next to the page's main heading, where datelines sit
+/// (`<h1>…</h1><p>21. Januar 2022 | Mobilität</p>`, a date above the
+/// headline). The heading is the `<h1>` matching the `<title>`, else the
+/// first; the window is its own text and [`TITLE_AFTER`] bytes of visible
+/// text after it, and [`TITLE_BEFORE`] bytes before it, outside excluded
+/// regions and elements marked "updated". Dates in date-like elements
+/// (`<time>`, classes of [`DATE_CLASSES`]) of the window come first, then
+/// the first date after the heading, then the first before it. Returns
+/// (published, updated): a date labelled "updated" is the modification date.
+fn title_date(
+    dom: &Dom,
+    excluded: &[bool],
+    opts: ScanOptions,
+    today: jiff::civil::Date,
+) -> (Option<String>, Option<String>) {
+    let title = dom.head.title.as_deref().map(str::to_lowercase);
+    let mut first = None;
+    let mut matching = None;
+    for (i, n) in dom.nodes.iter().enumerate() {
+        if n.tag != Tag::H1 || excluded[i] {
+            continue;
+        }
+        let Some(text) = subtree_text(dom, i as u32, 500) else {
+            continue;
+        };
+        let text = text.trim().to_lowercase();
+        if text.is_empty() {
+            continue;
+        }
+        first.get_or_insert(i);
+        if title.as_deref().is_some_and(|t| t.contains(&text)) {
+            matching = Some(i);
+            break;
+        }
+    }
+    let Some(h1) = matching.or(first) else {
+        return (None, None);
+    };
+    // Whether a text node is in a date-like element (a few levels up).
+    let marked = |j: usize| {
+        let mut x = dom.nodes[j].parent;
+        for _ in 0..4 {
+            if x == NONE || x as usize == h1 {
+                return false;
+            }
+            let n = &dom.nodes[x as usize];
+            if matches!(n.tag, Tag::Body | Tag::Article | Tag::Main) {
+                return false;
+            }
+            let ci = dom.class_id(x);
+            if n.tag == Tag::Time || DATE_CLASSES.iter().any(|c| ci.contains(c)) {
+                return true;
+            }
+            x = n.parent;
+        }
+        false
+    };
+    let skip = |j: usize| {
+        let n = &dom.nodes[j];
+        n.tag != Tag::Text
+            && (excluded[j]
+                || UPDATED_LABELS[..3]
+                    .iter()
+                    .any(|l| dom.class_id(j as u32).contains(l)))
+    };
+    // (all text, text of date-like elements) after and before the heading.
+    let (mut after, mut after_marked) = (String::new(), String::new());
+    let end = dom.nodes.len();
+    let mut j = h1 + 1;
+    while j < end && after.len() < TITLE_AFTER {
+        if skip(j) {
+            j = super::content::subtree_end(dom, j as u32);
+            continue;
+        }
+        if dom.nodes[j].tag == Tag::Text {
+            let t = dom.node_text(j as u32);
+            after.push_str(t);
+            after.push(' ');
+            if marked(j) {
+                after_marked.push_str(t);
+                after_marked.push(' ');
+            }
+        }
+        j += 1;
+    }
+    let (mut before, mut before_marked) = (Vec::new(), Vec::new());
+    let mut len = 0;
+    let mut j = h1;
+    while j > 0 && len < TITLE_BEFORE {
+        j -= 1;
+        let n = &dom.nodes[j];
+        if n.tag != Tag::Text {
+            continue;
+        }
+        // Text inside a skipped element (excluded, "updated").
+        let mut x = n.parent;
+        let mut skipped = false;
+        while x != NONE && (x as usize) > 0 {
+            if skip(x as usize) {
+                skipped = true;
+                break;
+            }
+            x = dom.nodes[x as usize].parent;
+        }
+        if skipped {
+            continue;
+        }
+        let t = dom.node_text(j as u32);
+        len += t.len();
+        before.push(t);
+        if marked(j) {
+            before_marked.push(t);
+        }
+    }
+    before.reverse();
+    before_marked.reverse();
+    let (before, before_marked) = (before.join(" "), before_marked.join(" "));
+    let mut updated = None;
+    for text in [&after_marked, &before_marked, &after, &before] {
+        for f in scan(text, opts) {
+            if !plausible(&f.day, false, today) {
+                continue;
+            }
+            if labelled_updated(text, f.start) {
+                updated.get_or_insert(f.day);
+            } else {
+                return (Some(f.day), updated);
+            }
+        }
+    }
+    (None, updated)
 }
 
 /// A date in the first `<h1>` or the `<title>`.

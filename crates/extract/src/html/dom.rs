@@ -220,10 +220,22 @@ pub struct HeadInfo {
     pub metas: Vec<(String, String)>,
     pub canonical: Option<String>,
     pub json_ld: Vec<String>,
-    /// `(datetime attribute, is_published_hint)`.
-    pub times: Vec<(String, bool)>,
+    /// Machine-readable times: `<time datetime>` and the `datetime`/`content`
+    /// of elements marked `itemprop=datePublished`, with what marks them.
+    pub times: Vec<(String, TimeHint)>,
     /// Text of elements with `itemprop=author`/`rel=author`/class `byline`/`author`.
     pub author_texts: Vec<String>,
+}
+
+/// What says that a machine-readable time is the publication time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeHint {
+    /// Nothing: any `<time datetime>`.
+    None,
+    /// The `pubdate` attribute (also used on comments).
+    Pubdate,
+    /// `itemprop=datePublished` (microdata of the page's item).
+    Itemprop,
 }
 
 /// The parsed page.
@@ -507,12 +519,6 @@ impl Builder {
                             .push((k.trim().to_ascii_lowercase(), content.trim().to_string()));
                     }
                 }
-                if let Some(dt) = get("itemprop")
-                    .filter(|p| p.eq_ignore_ascii_case("datePublished"))
-                    .and(get("datetime"))
-                {
-                    self.dom.head.times.push((dt.to_string(), true));
-                }
             }
             b"link" => {
                 if let (Some(rel), Some(href)) = (get("rel"), get("href"))
@@ -531,14 +537,26 @@ impl Builder {
             }
             _ => {}
         }
-        if tag == Tag::Time
-            && let Some(dt) = get("datetime")
-            && self.dom.head.times.len() < 64
-        {
-            let published = get("itemprop")
-                .is_some_and(|p| p.to_ascii_lowercase().contains("published"))
-                || get("pubdate").is_some();
-            self.dom.head.times.push((dt.to_string(), published));
+        let itemprop_published =
+            get("itemprop").is_some_and(|p| p.to_ascii_lowercase().contains("datepublished"));
+        if self.dom.head.times.len() < 64 {
+            if tag == Tag::Time
+                && let Some(dt) = get("datetime")
+            {
+                let hint = if itemprop_published {
+                    TimeHint::Itemprop
+                } else if get("pubdate").is_some() {
+                    TimeHint::Pubdate
+                } else {
+                    TimeHint::None
+                };
+                self.dom.head.times.push((dt.to_string(), hint));
+            } else if itemprop_published && let Some(dt) = get("datetime").or(get("content")) {
+                self.dom
+                    .head
+                    .times
+                    .push((dt.to_string(), TimeHint::Itemprop));
+            }
         }
         let is_author = self.author_depth.is_none()
             && (get("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("author"))
