@@ -20,15 +20,6 @@ pub fn run(args: &[String]) -> Result<()> {
         "--quiet",
         "--release",
         "-p",
-        "sgw-cli",
-        "--bin",
-        "sgw",
-    ])?;
-    cargo(&[
-        "build",
-        "--quiet",
-        "--release",
-        "-p",
         "sgw-e2e",
         "--example",
         "bench_chain",
