@@ -105,6 +105,11 @@ pub struct Evidence {
     /// Set when the evidence already lives in the store (cache hits, human intake).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence_id: Option<String>,
+    /// True when this evidence was read back from the store (the evidence
+    /// cache): the orchestrator does not persist it again. Providers that
+    /// read new content leave it `false`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub stored: bool,
     /// True when the body was cut at a cap (SEARCH_RESULT_TRUNCATED applies).
     #[serde(default)]
     pub truncated: bool,
@@ -132,6 +137,10 @@ pub struct FoundField {
     /// of one field in one text are comparable; `1.0` when the finder does not score.
     #[serde(default = "full_score")]
     pub score: f64,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn full_score() -> f64 {
@@ -163,6 +172,7 @@ impl Evidence {
             extraction_method: method.into(),
             validators: HttpValidators::default(),
             evidence_id: None,
+            stored: false,
             truncated: false,
             fields: Vec::new(),
         }

@@ -9,6 +9,7 @@ mod provider;
 mod request;
 mod result;
 mod scoring;
+mod storage_error;
 mod tier;
 
 pub use attempt::{Attempt, AttemptOutcome};
@@ -30,6 +31,7 @@ pub use result::{
     FieldCandidate, SearchResult, build_result, confidence_level,
 };
 pub use scoring::{Penalties, Scoring, TierBases, score_sources};
+pub use storage_error::{StorageError, StorageErrorKind};
 pub use tier::{SourceTier, UnknownTier};
 
 /// Re-exported so adapter crates register factories without naming `inventory` themselves.

@@ -1,6 +1,9 @@
 //! The `Provider` trait every adapter implements, and the factory registry.
 
-use crate::{Attempt, CacheKey, Evidence, FailureCode, PlannedSource, SearchRequest, SearchResult};
+use crate::{
+    Attempt, CacheKey, Evidence, FailureCode, PlannedSource, SearchRequest, SearchResult,
+    StorageError,
+};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
@@ -96,13 +99,14 @@ pub trait Provider: Send + Sync {
 #[async_trait::async_trait]
 pub trait EvidenceSink: Send + Sync {
     /// Persists every piece of `used` evidence (each already has its
-    /// `evidence_id`) and the cache entry for `key` pointing at `result`.
+    /// `evidence_id`, none is [`Evidence::stored`]) and the cache entry for
+    /// `key` pointing at `result`.
     async fn persist(
         &self,
         key: &CacheKey,
         result: &SearchResult,
         used: &[Evidence],
-    ) -> Result<(), String>;
+    ) -> Result<(), StorageError>;
 }
 
 /// One provider instance's suspension, as kept beyond the process.
@@ -127,9 +131,9 @@ pub trait SuspensionLedger: Send + Sync {
     async fn active_suspensions(
         &self,
         now: jiff::Timestamp,
-    ) -> Result<Vec<SuspensionRecord>, String>;
+    ) -> Result<Vec<SuspensionRecord>, StorageError>;
     /// Records (or replaces) a provider's suspension.
-    async fn record_suspension(&self, record: &SuspensionRecord) -> Result<(), String>;
+    async fn record_suspension(&self, record: &SuspensionRecord) -> Result<(), StorageError>;
 }
 
 /// A type map of shared services (the HTTP client, the evidence store, …)

@@ -925,7 +925,7 @@ impl Run {
         let fresh: Vec<_> = self
             .used
             .iter()
-            .filter(|u| u.evidence.extraction_method != "cache")
+            .filter(|u| !u.evidence.stored)
             .map(|u| {
                 let mut e = u.evidence.clone();
                 e.tier_hint = Some(u.tier);

@@ -59,6 +59,9 @@ pub struct Doc {
     /// For a snippet: the page it is about.
     #[serde(default)]
     pub about: Option<String>,
+    /// The evidence was read back from the store (it must not be stored again).
+    #[serde(default)]
+    pub stored: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -127,6 +130,7 @@ impl Provider for Scripted {
             e.tier_hint = d.tier;
             e.snippet_only = d.snippet;
             e.truncated = d.truncated;
+            e.stored = d.stored;
             e.published_at = d.published.clone();
             e.publisher = d.publisher.clone();
             e.about = d.about.as_deref().map(|u| url::Url::parse(u).unwrap());

@@ -3,5 +3,6 @@
 
 mod chain;
 mod confidence;
+mod persist;
 mod policy;
 mod support;

@@ -1,5 +1,7 @@
 //! The store's error type.
 
+use sgw_contract::{StorageError, StorageErrorKind};
+
 /// Everything that can go wrong in the store. Each variant names the record,
 /// field or location at fault; [`StoreError::is_temporary`] says whether
 /// trying again later can help.
@@ -70,14 +72,34 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// What kind of failure this is, in the contract's storage vocabulary.
+    pub fn kind(&self) -> StorageErrorKind {
+        match self {
+            StoreError::UnsupportedScheme { .. } | StoreError::Location { .. } => {
+                StorageErrorKind::Config
+            }
+            StoreError::Open { source, .. } => source.kind(),
+            StoreError::Io { source, .. } => match source.kind() {
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+                    StorageErrorKind::PermissionDenied
+                }
+                _ => StorageErrorKind::Unexpected,
+            },
+            StoreError::Database { source, .. } if is_temporary_sqlx(source) => {
+                StorageErrorKind::Busy
+            }
+            StoreError::Database { .. } => StorageErrorKind::Unexpected,
+            StoreError::Schema(_) | StoreError::Corrupt { .. } => StorageErrorKind::Corrupt,
+            StoreError::InvalidId { .. } | StoreError::Invalid { .. } => StorageErrorKind::Invalid,
+            StoreError::NotFound { .. } => StorageErrorKind::NotFound,
+            StoreError::InvalidState { .. } => StorageErrorKind::Conflict,
+        }
+    }
+
     /// True when trying again later can help: the database was busy or
     /// locked, the pool timed out, or the connection failed.
     pub fn is_temporary(&self) -> bool {
-        match self {
-            StoreError::Database { source, .. } => is_temporary_sqlx(source),
-            StoreError::Open { source, .. } => source.is_temporary(),
-            _ => false,
-        }
+        self.kind().is_temporary()
     }
 
     pub(crate) fn db(op: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
@@ -106,5 +128,13 @@ fn is_temporary_sqlx(e: &sqlx::Error) -> bool {
             sqlite_busy || matches!(code.as_str(), "40001" | "40P01" | "53300" | "57P01")
         }
         _ => false,
+    }
+}
+
+impl From<StoreError> for StorageError {
+    /// The store error as the contract's storage error: its kind, its whole
+    /// message, and itself as the source.
+    fn from(e: StoreError) -> StorageError {
+        StorageError::new(e.kind(), e.to_string()).with_source(e)
     }
 }

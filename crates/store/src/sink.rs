@@ -5,7 +5,8 @@ use crate::Store;
 use crate::db::args;
 use crate::error::StoreError;
 use sgw_contract::{
-    CacheKey, Evidence, EvidenceSink, SearchResult, SuspensionLedger, SuspensionRecord,
+    CacheKey, Evidence, EvidenceSink, SearchResult, StorageError, SuspensionLedger,
+    SuspensionRecord,
 };
 
 #[async_trait::async_trait]
@@ -16,11 +17,11 @@ impl EvidenceSink for Store {
         key: &CacheKey,
         result: &SearchResult,
         used: &[Evidence],
-    ) -> Result<(), String> {
+    ) -> Result<(), StorageError> {
         self.persist_result(key, result, used, jiff::Timestamp::now())
             .await
             .map(|_| ())
-            .map_err(|e| e.to_string())
+            .map_err(StorageError::from)
     }
 }
 
@@ -83,15 +84,15 @@ impl SuspensionLedger for Store {
     async fn active_suspensions(
         &self,
         now: jiff::Timestamp,
-    ) -> Result<Vec<SuspensionRecord>, String> {
+    ) -> Result<Vec<SuspensionRecord>, StorageError> {
         Store::active_suspensions(self, now)
             .await
-            .map_err(|e| e.to_string())
+            .map_err(StorageError::from)
     }
 
-    async fn record_suspension(&self, record: &SuspensionRecord) -> Result<(), String> {
+    async fn record_suspension(&self, record: &SuspensionRecord) -> Result<(), StorageError> {
         Store::record_suspension(self, record)
             .await
-            .map_err(|e| e.to_string())
+            .map_err(StorageError::from)
     }
 }

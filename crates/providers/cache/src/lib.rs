@@ -15,8 +15,8 @@
 //! entry stale; the rest of the chain fetches), does not decide tiers (the
 //! stored tier goes back as the tier hint, and the orchestrator never upgrades
 //! `USER_SUPPLIED_EVIDENCE`), and never writes evidence: cached evidence goes
-//! back with `extraction_method: "cache"` and its `evidence_id`, so the
-//! orchestrator does not store it again.
+//! back marked [`Evidence::stored`] with its `evidence_id` (and
+//! `extraction_method: "cache"`), so the orchestrator does not store it again.
 #![doc = include_str!("../README.md")]
 
 use jiff::Timestamp;
@@ -148,6 +148,7 @@ pub fn as_cache_evidence(record: &StoredEvidence) -> Evidence {
     ev.evidence_id = Some(record.id.clone());
     ev.tier_hint = Some(record.tier);
     ev.extraction_method = CACHE_METHOD.to_string();
+    ev.stored = true;
     ev
 }
 

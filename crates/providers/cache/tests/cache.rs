@@ -221,6 +221,7 @@ async fn a_stale_entry_whose_source_answers_304_is_refreshed_and_served_fresh() 
     assert_eq!(conditional, vec![Some("\"v1\"".to_string())]);
     let ev = &report.evidence[0];
     assert_eq!(ev.extraction_method, "cache");
+    assert!(ev.stored, "cached evidence must not be stored again");
     assert_eq!(ev.evidence_id.as_deref(), Some(stored[0].id.as_str()));
     assert!(matches!(
         store.lookup(&key, jiff::Timestamp::now()).await.unwrap(),
