@@ -332,3 +332,61 @@ fn microdata_on_any_element_and_dotted_dates() {
     );
     assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-03-02"));
 }
+
+#[test]
+fn the_headline_is_never_in_an_excluded_region() {
+    // The headline and its dateline sit in blocks whose classes name regions
+    // of other pages' dates (a teaser, a breadcrumb bar, a preview).
+    for wrapper in [
+        "figure class=\"teaser\"",
+        "div class=\"m-intro__breadcrumbnavigation\"",
+        "div class=\"preview_top\"",
+    ] {
+        let tag = wrapper.split(' ').next().unwrap();
+        let page = format!(
+            r#"<html lang="de"><head><title>Erneuter Verzicht auf den Lehrgang</title></head><body>
+<{wrapper}><span class="date">02.02.2022</span><h1>Erneuter Verzicht auf den Lehrgang</h1></{tag}>
+{BODY}</body></html>"#
+        );
+        assert_eq!(
+            day(&meta_of(&page, None).published_at),
+            Some("2022-02-02"),
+            "{wrapper}"
+        );
+    }
+    // A teaser elsewhere on the page still gives no date.
+    let page = format!(
+        r#"<html lang="de"><head><title>Ein Artikel ohne sichtbares Datum</title></head><body>
+<h1>Ein Artikel ohne sichtbares Datum</h1>{BODY}
+<figure class="teaser"><span class="date">02.02.2022</span><a href="/x">Anderer Artikel</a></figure></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), None);
+}
+
+#[test]
+fn the_masthead_logo_date_is_the_edition_not_the_page() {
+    let page = format!(
+        r#"<html lang="fr"><head><title>Violences policières: bombe médiatique</title></head><body>
+<a class="logo" href="/"><span class="date-edition">lun. 5 août 2019</span></a>
+<h1>Violences policières: bombe médiatique</h1><ul class="info"><li>27 juin 2019</li></ul>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2019-06-27"));
+}
+
+#[test]
+fn disagreeing_declarations_are_settled_by_the_visible_dateline() {
+    // Meta tags name two days; the dateline under the headline confirms one.
+    let page = format!(
+        r#"<html lang="de"><head><title>Warum sich das Warten lohnt</title>
+<meta name="pubdate" content="2021-12-14T15:41:07+01:00"><meta name="DC.date.issued" content="2022-02-04T15:33:00+01:00"></head>
+<body><h1>Warum sich das Warten lohnt</h1><p class="author">04.02.2022 | 15:33 Uhr</p>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2022-02-04"));
+    // No dateline: the first declaration stands.
+    let page = format!(
+        r#"<html lang="de"><head><title>Warum sich das Warten lohnt</title>
+<meta name="pubdate" content="2021-12-14T15:41:07+01:00"><meta name="DC.date.issued" content="2022-02-04T15:33:00+01:00"></head>
+<body><h1>Warum sich das Warten lohnt</h1>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-12-14"));
+}

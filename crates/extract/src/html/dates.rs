@@ -9,7 +9,10 @@
 //!    (articles first, `@graph` included, then any object, then the raw text
 //!    of JSON-LD that does not parse). When one declaration is in UTC and
 //!    another names the same instant in local time, the local one gives the
-//!    day (the publisher's day, not Greenwich's);
+//!    day (the publisher's day, not Greenwich's). When the declarations name
+//!    different days, the one the visible dateline next to the headline
+//!    confirms wins (a republication time in one tag, the original in
+//!    another), else the first;
 //! 3. microdata: `itemprop=datePublished` on any element (`datetime` or
 //!    `content`);
 //! 4. the dateline next to the main heading: dates in date-like elements
@@ -19,7 +22,10 @@
 //! 6. the visible text of small elements whose class or id says "date",
 //!    "published", "posted", "byline", "meta", … (in any of the languages
 //!    [`crate::date::scan`] reads), outside comments, forums, footers,
-//!    sidebars and quoted embeds, and not labelled "updated";
+//!    sidebars, site logos (a newspaper's edition date) and quoted embeds, and
+//!    not labelled "updated". The page's own headline (the `<h1>` that is most
+//!    of the `<title>`) and the blocks around it are never such a region,
+//!    whatever their classes (`teaser`, `…__breadcrumbnavigation`);
 //! 7. any other `<time datetime>`;
 //! 8. a date in the `<h1>` or `<title>`;
 //! 9. (after body extraction) a date near the start of the main text, then
@@ -157,6 +163,7 @@ const EXCLUDED_CLASSES: &[&str] = &[
     "prev",
     "breadcrumb",
     "menu",
+    "logo",
     "role-navigation",
     "role-complementary",
     "role-contentinfo",
@@ -354,9 +361,20 @@ fn meta_date(dom: &Dom, keys: &[&str], today: jiff::civil::Date) -> Option<Strin
 /// Whether an element is in a region whose dates are not the page's, for
 /// every node (parents come before their children in the arena). A region
 /// counts only when it holds less than half of the page's text: layouts name
-/// their outer wrappers `has-sidebar`, `widget Blog`, `footer-wrap` too.
+/// their outer wrappers `has-sidebar`, `widget Blog`, `footer-wrap` too. The
+/// page's own headline ([`main_heading`]) and the elements around it are
+/// never such a region, whatever their classes say (a headline inside
+/// `figure.teaser`, `…__breadcrumbnavigation` or `preview_top` blocks).
 fn excluded_regions(dom: &Dom) -> Vec<bool> {
     let n = dom.nodes.len();
+    let mut protected = vec![false; n];
+    if let Some(h1) = main_heading(dom) {
+        let mut x = h1 as u32;
+        while x != NONE {
+            protected[x as usize] = true;
+            x = dom.nodes[x as usize].parent;
+        }
+    }
     let mut size = vec![0usize; n];
     for i in (0..n).rev() {
         let node = &dom.nodes[i];
@@ -385,12 +403,28 @@ fn excluded_regions(dom: &Dom) -> Vec<bool> {
             || node.hidden
             || node.tag == Tag::Head
             || (size[i] * 2 < total
+                && !protected[i]
                 && !matches!(node.tag, Tag::Body | Tag::Html | Tag::Main | Tag::Article)
                 && (matches!(node.tag, Tag::Nav | Tag::Blockquote)
                     || (matches!(node.tag, Tag::Footer | Tag::Aside) && !parent_article)
                     || excluded_class(dom.class_id(i as u32), parent_article)));
     }
     out
+}
+
+/// The page's own headline: the first visible `<h1>` whose text is most of
+/// the `<title>` (at least 12 bytes and half of it), so that a site-name
+/// `<h1>` in the masthead does not count.
+fn main_heading(dom: &Dom) -> Option<usize> {
+    let title = dom.head.title.as_deref()?.trim().to_lowercase();
+    dom.nodes.iter().enumerate().find_map(|(i, n)| {
+        if n.tag != Tag::H1 || n.hidden {
+            return None;
+        }
+        let text = subtree_text(dom, i as u32, 500)?;
+        let text = text.trim().to_lowercase();
+        (text.len() >= 12 && text.len() * 2 >= title.len() && title.contains(&text)).then_some(i)
+    })
 }
 
 /// Whether a class/id string names a region whose dates are not the page's.
@@ -410,7 +444,9 @@ fn excluded_class(ci: &str, in_article: bool) -> bool {
     // token: `comment-list`, `main_menu`, `related-posts`, not `taxomenu`.
     ci.split_ascii_whitespace().any(|token| {
         token.split(['-', '_']).any(|part| {
-            classes.iter().any(|c| part.starts_with(c))
+            classes
+                .iter()
+                .any(|c| part.starts_with(c) && !(*c == "prev" && part.starts_with("preview")))
                 || (!in_article && part.starts_with("footer"))
         }) && !(token.contains("footer")
             && ["post", "entry", "article", "asset", "meta"]
@@ -483,16 +519,29 @@ pub(super) fn page_dates(
             .filter(|d| plausible(d, true, today))
     };
     let mut modified = structured(ld_modified).or_else(|| meta_date(dom, MODIFIED_KEYS, today));
+    let mut excluded = None;
     let mut published = url
         .and_then(|u| url_date(u, scan_opts.month_first))
-        .filter(|d| plausible(d, false, today))
-        .or_else(|| {
-            let declared = declared_published(dom, ld_published);
-            let first = declared
-                .iter()
-                .find(|raw| structured(Some(raw)).is_some())?;
-            structured(Some(publishers_day(first, &declared)))
-        });
+        .filter(|d| plausible(d, false, today));
+    if published.is_none() {
+        let declared = declared_published(dom, ld_published);
+        let days: Vec<String> = declared
+            .iter()
+            .filter(|raw| structured(Some(raw)).is_some())
+            .filter_map(|raw| structured(Some(publishers_day(raw, &declared))))
+            .collect();
+        published = match days.first() {
+            // The declarations disagree (a republication time in one tag, the
+            // original in another): the day the visible dateline confirms.
+            Some(first) if days.iter().any(|d| d.get(..10) != first.get(..10)) => {
+                let ex = excluded.get_or_insert_with(|| excluded_regions(dom));
+                let (seen, _) = title_date(dom, ex, labelled, today);
+                seen.and_then(|s| days.iter().find(|d| d.get(..10) == s.get(..10)).cloned())
+                    .or_else(|| days.first().cloned())
+            }
+            first => first.cloned(),
+        };
+    }
     let hinted = |hint: TimeHint| {
         dom.head
             .times
@@ -503,7 +552,6 @@ pub(super) fn page_dates(
     if published.is_none() {
         published = hinted(TimeHint::Itemprop);
     }
-    let mut excluded = None;
     if published.is_none() {
         let ex = excluded.get_or_insert_with(|| excluded_regions(dom));
         let (found, updated) = title_date(dom, ex, labelled, today);
