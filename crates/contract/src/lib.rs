@@ -6,9 +6,11 @@ mod evidence;
 mod failure;
 mod hosts;
 mod provider;
+mod registry;
 mod request;
 mod result;
 mod scoring;
+mod step;
 mod storage_error;
 mod tier;
 
@@ -18,9 +20,12 @@ pub use evidence::{Evidence, EvidenceMetadata, FoundField, HttpValidators, Passa
 pub use failure::{FailureCode, UnknownFailureCode, classify_http_or_extraction_failure};
 pub use hosts::{HostHealth, HostRest, host_ledger_key};
 pub use provider::{
-    BuildContext, EvidenceSink, FactoryError, Provider, ProviderCall, ProviderError,
-    ProviderFactory, ProviderReport, Services, SuspensionLedger, SuspensionRecord, factories,
-    factory,
+    EvidenceSink, Provider, ProviderCall, ProviderError, ProviderReport, SuspensionLedger,
+    SuspensionRecord,
+};
+pub use registry::{
+    BuildContext, BuildFn, DuplicateKind, FactoryError, ProviderConfig, ProviderFactory, Registry,
+    Services, TextAnalyzer, factories, factory, parse_config,
 };
 pub use request::{
     CacheKey, FieldKind, FieldSpec, FieldSpecError, Hints, PlannedSource, SearchRequest,
@@ -31,8 +36,9 @@ pub use result::{
     FieldCandidate, SearchResult, build_result, confidence_level,
 };
 pub use scoring::{Penalties, Scoring, TierBases, score_sources};
+pub use step::ChainStep;
 pub use storage_error::{StorageError, StorageErrorKind};
 pub use tier::{SourceTier, UnknownTier};
 
-/// Re-exported so adapter crates register factories without naming `inventory` themselves.
+/// Re-exported so [`register_provider!`] works without the provider crate naming `inventory`.
 pub use inventory;

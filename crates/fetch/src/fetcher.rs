@@ -56,7 +56,7 @@ const API_ACCEPT: &str = "application/json,application/xml;q=0.9,*/*;q=0.5";
 const SLOW_HOST_AFTER: Duration = Duration::from_millis(200);
 
 /// The shared HTTP client. Cheap to clone (an `Arc` inside); put one in
-/// `sgw_contract::Services` and let every provider use it.
+/// `sgw_contract::Services::with_fetcher` and let every provider use it.
 ///
 /// Nothing is built until the first request needs it: the plain-HTTP client
 /// (no TLS roots), the HTTPS client (the system's roots, loaded once, only

@@ -2,25 +2,8 @@
 //! ranked passages. Field values and scores are `confidence`'s.
 
 use crate::plan::{Planner, registrable_domain};
-use sgw_contract::{
-    AnswerPassage, Evidence, EvidenceSource, FieldKind, FieldSpec, FoundField, Passage, SourceTier,
-};
-
-/// Finds passages and typed fields in extracted text. The facade plugs in
-/// `sgw-extract`'s ranker; tests plug in their own.
-pub trait TextAnalyzer: Send + Sync {
-    /// Up to `max` passages of `text` ranked against `query` (verbatim spans).
-    fn passages(&self, text: &str, query: &str, max: usize) -> Vec<Passage>;
-    /// Candidate values of the requested fields in `text`, best first per field,
-    /// scored against the question (`as_of`: the date the answer must hold at).
-    fn fields(
-        &self,
-        text: &str,
-        query: &str,
-        specs: &[FieldSpec],
-        as_of: Option<jiff::civil::Date>,
-    ) -> Vec<FoundField>;
-}
+pub use sgw_contract::TextAnalyzer;
+use sgw_contract::{AnswerPassage, Evidence, EvidenceSource, FieldKind, SourceTier};
 
 /// A piece of evidence that passed extraction and relevance.
 #[derive(Debug, Clone)]

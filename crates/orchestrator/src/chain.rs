@@ -12,8 +12,9 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use sgw_contract::{
     Attempt, AttemptOutcome, BuildContext, CacheKey, ConfidenceLevel, EvidenceSink, FailureCode,
-    PlannedSource, Provider, ProviderCall, ProviderError, ProviderFactory, ProviderReport, Scoring,
-    SearchRequest, SearchResult, Services, SourceTier, SuspensionLedger, SuspensionRecord,
+    PlannedSource, Provider, ProviderCall, ProviderError, ProviderFactory, ProviderReport,
+    Registry, Scoring, SearchRequest, SearchResult, Services, SourceTier, SuspensionLedger,
+    SuspensionRecord,
 };
 use std::fmt;
 use std::num::NonZeroU32;
@@ -105,7 +106,8 @@ impl GatewayBuilder {
         }
     }
 
-    /// Shared services handed to provider factories (HTTP client, store, …).
+    /// Shared services handed to provider factories (the network layer, the
+    /// store; the analyzer given to [`GatewayBuilder::analyzer`] is added).
     pub fn services(mut self, services: Services) -> Self {
         self.services = services;
         self
@@ -130,50 +132,61 @@ impl GatewayBuilder {
         self
     }
 
-    /// Registers a factory explicitly (the fallback when `inventory` cannot
-    /// link one); it wins over a linked factory of the same kind.
+    /// Adds a provider kind besides those linked into the binary (e.g. one
+    /// built in a test, or `ProviderFactory::of::<MyConfig>("my-crate")`).
+    /// The policy must have been validated with its kind known (see
+    /// [`GatewayBuilder::registry`]). A kind another crate registers too is a
+    /// build error naming both crates.
     pub fn register(mut self, factory: ProviderFactory) -> Self {
         self.extra.push(factory);
         self
     }
 
-    fn find(&self, kind: &str) -> Option<ProviderFactory> {
-        self.extra
-            .iter()
-            .find(|f| f.kind == kind)
-            .copied()
-            .or_else(|| sgw_contract::factory(kind).copied())
+    /// The kinds this builder can build: the linked ones and the registered
+    /// extras (what policy validation must know). An error names both crates
+    /// of a kind registered twice.
+    pub fn registry(&self) -> Result<Registry, sgw_contract::DuplicateKind> {
+        let mut registry = Registry::linked()?;
+        for factory in &self.extra {
+            registry.add(*factory)?;
+        }
+        Ok(registry)
     }
 
     /// Builds every enabled provider of every chain step.
     pub fn build(self) -> Result<Gateway, BuildError> {
+        let registry = self.registry().map_err(|e| BuildError {
+            path: "providers".into(),
+            message: e.to_string(),
+        })?;
         let policy_dir = self
             .policy
             .origin
             .as_ref()
             .and_then(|p| p.parent().map(|d| d.to_path_buf()));
+        let services = match &self.analyzer {
+            Some(analyzer) if !self.services.has_analyzer() => {
+                self.services.clone().with_analyzer(analyzer.clone())
+            }
+            _ => self.services.clone(),
+        };
         let mut chain = Vec::new();
         let mut cache_providers = Vec::new();
         for step in &self.policy.fallback_chain {
             let mut bound = Vec::new();
             for (i, spec) in self.policy.providers_for(*step) {
                 let path = format!("providers.{step}[{i}]");
-                let factory = self.find(&spec.kind).ok_or_else(|| BuildError {
+                let factory = registry.get(&spec.kind).ok_or_else(|| BuildError {
                     path: format!("{path}.kind"),
                     message: format!("unknown provider kind `{}`", spec.kind),
                 })?;
                 let ctx = BuildContext {
                     name: spec.instance_name().to_string(),
-                    step: step.to_string(),
+                    step: *step,
                     policy_dir: policy_dir.clone(),
-                    services: self.services.clone(),
+                    services: services.clone(),
                 };
-                let config = if spec.config.is_null() {
-                    serde_json::json!({})
-                } else {
-                    spec.config.clone()
-                };
-                let provider = (factory.build)(&config, &ctx).map_err(|e| BuildError {
+                let provider = factory.build(&spec.config, &ctx).map_err(|e| BuildError {
                     path: match &e {
                         sgw_contract::FactoryError::Config { field: Some(f), .. } => {
                             format!("{path}.config.{f}")

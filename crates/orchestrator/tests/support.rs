@@ -2,8 +2,9 @@
 
 use serde::Deserialize;
 use sgw_contract::{
-    Attempt, BuildContext, Evidence, FactoryError, FailureCode, FoundField, Passage, Provider,
-    ProviderCall, ProviderError, ProviderFactory, ProviderReport, SourceTier,
+    Attempt, BuildContext, ChainStep, Evidence, FactoryError, FailureCode, FoundField, Passage,
+    Provider, ProviderCall, ProviderConfig, ProviderError, ProviderFactory, ProviderReport,
+    SourceTier,
 };
 use sgw_orchestrator::{Gateway, GatewayBuilder, Policy};
 use std::collections::HashMap;
@@ -171,22 +172,17 @@ impl Provider for Scripted {
     }
 }
 
-fn build(
-    config: &serde_json::Value,
-    _ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    let script: Script =
-        serde_json::from_value(config.clone()).map_err(|e| FactoryError::config(e.to_string()))?;
-    Ok(Arc::new(Scripted(script)))
+impl ProviderConfig for Script {
+    const KIND: &'static str = "scripted";
+    const STEP: ChainStep = ChainStep::DirectOfficialAdapter;
+    const DESCRIPTION: &'static str = "behaviour from config";
+
+    fn build(self, _ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        Ok(Arc::new(Scripted(self)))
+    }
 }
 
-pub const SCRIPTED: ProviderFactory = ProviderFactory {
-    kind: "scripted",
-    step: "direct_official_adapter",
-    crate_name: "tests",
-    description: "behaviour from config",
-    build,
-};
+pub const SCRIPTED: ProviderFactory = ProviderFactory::of::<Script>("tests");
 
 /// A gateway from policy YAML whose providers are `kind: scripted`.
 pub fn gateway(yaml: &str) -> Gateway {

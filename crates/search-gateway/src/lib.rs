@@ -266,12 +266,11 @@ pub async fn build_with_fetcher(
         .as_ref()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "policy".into());
-    let mut services = sgw_contract::Services::new();
-    services.insert(Arc::new(fetcher.clone()));
+    let mut services = sgw_contract::Services::new().with_fetcher(Arc::new(fetcher.clone()));
     let mut builder = GatewayBuilder::new(policy.clone());
     if let Some(store) = open_store(&policy, &options).await? {
         let store = Arc::new(store);
-        services.insert(store.clone());
+        services = services.with_store(store.clone());
         // The store keeps the evidence and the suspensions (so a CAPTCHA'd
         // engine also rests across separate runs and processes).
         builder = builder.sink(store.clone()).ledger(store);

@@ -17,7 +17,13 @@ pub async fn run(args: Args) -> CliResult {
             let feature = search_gateway::feature_of(f.kind)
                 .map(|x| x.feature)
                 .unwrap_or("-");
-            (f.kind, f.step, f.crate_name, feature, f.description)
+            (
+                f.kind,
+                f.step.as_str(),
+                f.crate_name,
+                feature,
+                f.description,
+            )
         })
         .collect();
     if args.json {

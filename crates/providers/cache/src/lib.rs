@@ -22,18 +22,14 @@
 use jiff::Timestamp;
 use serde::Deserialize;
 use sgw_contract::{
-    Attempt, AttemptOutcome, BuildContext, Evidence, FactoryError, FailureCode, Provider,
-    ProviderCall, ProviderError, ProviderReport, content_hash,
+    Attempt, AttemptOutcome, BuildContext, ChainStep, Evidence, FactoryError, FailureCode,
+    Provider, ProviderCall, ProviderConfig, ProviderError, ProviderReport, content_hash,
 };
 use sgw_fetch::{FetchRequest, Fetcher};
 use sgw_store::{CacheEntry, CacheLookup, Store, StoreError, StoredEvidence};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The provider kind this crate registers.
-pub const KIND: &str = "evidence-cache";
-/// The chain step it is designed for.
-pub const STEP: &str = "cached_evidence";
 /// The `extraction_method` of evidence served from the cache.
 pub const CACHE_METHOD: &str = "cache";
 
@@ -379,29 +375,24 @@ impl Provider for CacheProvider {
     }
 }
 
-/// Builds an `evidence-cache` provider from its `config:` and the services
-/// (the `Store`, optional: without one it answers nothing; the `Fetcher`,
-/// optional: without one stale entries are not revalidated).
-pub fn build(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    let config: CacheConfig = sgw_provider_common::parse_config(config)?;
-    let store = ctx.services.get::<Store>();
-    if store.is_none() {
-        tracing::info!(provider = %ctx.name, "no evidence store: the evidence cache is off");
+/// Without a `Store` (`--no-store`) the provider answers nothing; without a
+/// `Fetcher` stale entries are not revalidated.
+impl ProviderConfig for CacheConfig {
+    const KIND: &'static str = "evidence-cache";
+    const STEP: ChainStep = ChainStep::CachedEvidence;
+    const DESCRIPTION: &'static str = "answers from the evidence store's cache entry for the query's key; revalidates stale entries by conditional GET";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        let store = ctx.store::<Store>().ok();
+        if store.is_none() {
+            tracing::info!(provider = %ctx.name, "no evidence store: the evidence cache is off");
+        }
+        Ok(Arc::new(CacheProvider::new(
+            self,
+            store,
+            ctx.fetcher().ok(),
+        )))
     }
-    let fetcher = ctx.services.get::<Fetcher>();
-    Ok(Arc::new(CacheProvider::new(config, store, fetcher)))
 }
 
-/// The factory, for explicit registration (`GatewayBuilder::register`).
-pub const FACTORY: sgw_contract::ProviderFactory = sgw_contract::ProviderFactory {
-    kind: KIND,
-    step: STEP,
-    crate_name: env!("CARGO_PKG_NAME"),
-    description: "answers from the evidence store's cache entry for the query's key; revalidates stale entries by conditional GET",
-    build,
-};
-
-sgw_contract::inventory::submit! { FACTORY }
+sgw_contract::register_provider!(CacheConfig);

@@ -5,7 +5,11 @@ use crate::support::{age, serve_rates};
 use sgw_contract::{
     AttemptOutcome, CacheKey, FailureCode, Provider, ProviderCall, SearchRequest, SourceTier,
 };
-use sgw_provider_cache::{CacheConfig, CacheProvider, FACTORY};
+use sgw_provider_cache::{CacheConfig, CacheProvider};
+
+/// The kind under test, as its crate registers it.
+const FACTORY: sgw_contract::ProviderFactory =
+    sgw_contract::ProviderFactory::of::<CacheConfig>(env!("CARGO_PKG_NAME"));
 use sgw_provider_common::testing::fetcher;
 use sgw_provider_common::testing::store::{gateway, store};
 use sgw_store::CacheLookup;
@@ -342,18 +346,18 @@ async fn without_a_store_it_answers_nothing_and_says_why() {
 
 #[test]
 fn config_rejects_unknown_keys_naming_them() {
-    let ctx = sgw_contract::BuildContext {
-        name: "evidence-cache".into(),
-        step: "cached_evidence".into(),
-        policy_dir: None,
-        services: sgw_contract::Services::new(),
-    };
-    let err = sgw_provider_cache::build(&serde_json::json!({"revalidte": false}), &ctx)
+    let ctx = sgw_contract::BuildContext::new("evidence-cache", FACTORY.step);
+    let err = FACTORY
+        .build(&serde_json::json!({"revalidte": false}), &ctx)
         .err()
         .unwrap()
         .to_string();
     assert!(err.contains("revalidte"), "{err}");
-    assert!(sgw_provider_cache::build(&serde_json::json!({"max_age_days": 3}), &ctx).is_ok());
+    assert!(
+        FACTORY
+            .build(&serde_json::json!({"max_age_days": 3}), &ctx)
+            .is_ok()
+    );
 }
 
 #[tokio::test]

@@ -32,78 +32,27 @@ pub use read::{
 };
 pub use template::{TemplateError, encode_component, expand_template, expand_url, parse_http_url};
 
+use sgw_contract::FactoryError;
+
 /// Re-exported so provider crates name one version of each.
 pub use sgw_extract;
 pub use sgw_fetch;
 
-/// The `Fetcher` a factory needs, from the build context's services.
-pub fn fetcher(
-    ctx: &sgw_contract::BuildContext,
-) -> Result<std::sync::Arc<sgw_fetch::Fetcher>, sgw_contract::FactoryError> {
-    ctx.services.require::<sgw_fetch::Fetcher>()
-}
-
-/// The usual factory body: parses `config` into `C` (errors name the field),
-/// then constructs the provider with `new` from the `Fetcher` of the build
-/// context's services and that config.
-pub fn build_with_fetcher<C, P>(
-    config: &serde_json::Value,
-    ctx: &sgw_contract::BuildContext,
-    new: fn(std::sync::Arc<sgw_fetch::Fetcher>, C) -> Result<P, sgw_contract::FactoryError>,
-) -> Result<std::sync::Arc<dyn sgw_contract::Provider>, sgw_contract::FactoryError>
-where
-    C: serde::de::DeserializeOwned,
-    P: sgw_contract::Provider + 'static,
-{
-    let config: C = parse_config(config)?;
-    Ok(std::sync::Arc::new(new(fetcher(ctx)?, config)?))
-}
-
-/// Parses a provider's `config:` value into its config struct; an error names
-/// the field at fault (`FactoryError::Config { field, message }`). `null`
-/// means an empty config.
-pub fn parse_config<T: serde::de::DeserializeOwned>(
-    config: &serde_json::Value,
-) -> Result<T, sgw_contract::FactoryError> {
-    let empty = serde_json::Value::Object(serde_json::Map::new());
-    let value = if config.is_null() { &empty } else { config };
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
-        let path = e.path().to_string();
-        sgw_contract::FactoryError::Config {
-            field: (path != ".").then_some(path),
-            message: e.into_inner().to_string(),
-        }
-    })
-}
-
-/// A `FactoryError::Config` naming the config `field` at fault.
-pub fn config_error(
-    field: impl Into<String>,
-    message: impl Into<String>,
-) -> sgw_contract::FactoryError {
-    sgw_contract::FactoryError::Config {
-        field: Some(field.into()),
-        message: message.into(),
-    }
-}
-
 /// Fails on the first of `fields` (name, value) that is 0, naming it:
 /// counts, limits and concurrency in configs must be at least 1.
-pub fn require_at_least_one(fields: &[(&str, usize)]) -> Result<(), sgw_contract::FactoryError> {
+pub fn require_at_least_one(fields: &[(&str, usize)]) -> Result<(), FactoryError> {
     match fields.iter().find(|(_, v)| *v == 0) {
-        Some((field, _)) => Err(config_error(*field, "must be at least 1")),
+        Some((field, _)) => Err(FactoryError::config_field(*field, "must be at least 1")),
         None => Ok(()),
     }
 }
 
 /// Checks that every URL template of the list field `field` expands (see
 /// [`expand_url`]); an error names the entry (`field[i]`).
-pub fn check_url_templates(
-    field: &str,
-    templates: &[String],
-) -> Result<(), sgw_contract::FactoryError> {
+pub fn check_url_templates(field: &str, templates: &[String]) -> Result<(), FactoryError> {
     for (i, t) in templates.iter().enumerate() {
-        expand_url(t, "test").map_err(|e| config_error(format!("{field}[{i}]"), e.to_string()))?;
+        expand_url(t, "test")
+            .map_err(|e| FactoryError::config_field(format!("{field}[{i}]"), e.to_string()))?;
     }
     Ok(())
 }

@@ -5,15 +5,15 @@
 use futures::StreamExt;
 use serde::Deserialize;
 use sgw_contract::{
-    Attempt, BuildContext, Evidence, FactoryError, FailureCode, PlannedSource, Provider,
-    ProviderCall, ProviderError, ProviderReport, SourceTier,
+    Attempt, BuildContext, ChainStep, Evidence, FactoryError, FailureCode, PlannedSource, Provider,
+    ProviderCall, ProviderConfig, ProviderError, ProviderReport, SourceTier,
 };
 use sgw_provider_common::sgw_extract::{self, DocumentKind, FeedEntry};
 use sgw_provider_common::sgw_fetch::{FetchRequest, Fetcher};
 use sgw_provider_common::{
-    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, build_with_fetcher,
-    check_url_templates, expand_url, fetch_failure, is_time_sensitive, parse_date, rank,
-    read_target, require_at_least_one, source_for, text_passages, url_on_domains,
+    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, check_url_templates,
+    expand_url, fetch_failure, is_time_sensitive, parse_date, rank, read_target,
+    require_at_least_one, source_for, text_passages, url_on_domains,
 };
 use std::sync::Arc;
 use url::Url;
@@ -87,11 +87,15 @@ impl FeedProvider {
     }
 }
 
-pub(crate) fn build(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    build_with_fetcher(config, ctx, FeedProvider::new)
+impl ProviderConfig for FeedConfig {
+    const KIND: &'static str = "feed";
+    const STEP: ChainStep = ChainStep::StructuredApiOrFeed;
+    const DESCRIPTION: &'static str =
+        "RSS, Atom and JSON Feed entries ranked by relevance and recency";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        Ok(Arc::new(FeedProvider::new(ctx.fetcher()?, self)?))
+    }
 }
 
 /// A feed to read, with the planned source it belongs to.

@@ -3,14 +3,14 @@
 use serde::Deserialize;
 use serde_json::Value;
 use sgw_contract::{
-    BuildContext, Evidence, FactoryError, FailureCode, Provider, ProviderCall, ProviderError,
-    ProviderReport, SourceTier,
+    BuildContext, ChainStep, Evidence, FactoryError, FailureCode, Provider, ProviderCall,
+    ProviderConfig, ProviderError, ProviderReport, SourceTier,
 };
 use sgw_provider_common::sgw_fetch::{FetchRequest, Fetcher};
 use sgw_provider_common::{
-    Candidate, attempt_empty, attempt_success, build_with_fetcher, check_json_pointer,
-    config_error, expand_template, is_time_sensitive, json_kind, provider_error, rank,
-    require_at_least_one, source_for, text_passages,
+    Candidate, attempt_empty, attempt_success, check_json_pointer, expand_template,
+    is_time_sensitive, json_kind, provider_error, rank, require_at_least_one, source_for,
+    text_passages,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -133,12 +133,13 @@ pub struct JsonApi {
 }
 
 fn check_pointer(field: &str, p: &str) -> Result<(), FactoryError> {
-    check_json_pointer(p).map_err(|m| config_error(field, m))
+    check_json_pointer(p).map_err(|m| FactoryError::config_field(field, m))
 }
 
 impl JsonApi {
     pub fn new(fetcher: Arc<Fetcher>, config: JsonApiConfig) -> Result<Self, FactoryError> {
-        expand_template(&config.url, "test").map_err(|e| config_error("url", e.to_string()))?;
+        expand_template(&config.url, "test")
+            .map_err(|e| FactoryError::config_field("url", e.to_string()))?;
         check_pointer("items", &config.items)?;
         check_pointer("item.title", &config.item.title)?;
         check_pointer("item.url", &config.item.url)?;
@@ -153,7 +154,7 @@ impl JsonApi {
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
             {
-                return Err(config_error(
+                return Err(FactoryError::config_field(
                     format!("headers.{name}"),
                     "not a valid HTTP header name",
                 ));
@@ -163,11 +164,14 @@ impl JsonApi {
     }
 }
 
-pub(crate) fn build(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    build_with_fetcher(config, ctx, JsonApi::new)
+impl ProviderConfig for JsonApiConfig {
+    const KIND: &'static str = "json-api";
+    const STEP: ChainStep = ChainStep::StructuredApiOrFeed;
+    const DESCRIPTION: &'static str = "Any JSON API described by a URL template and JSON pointers";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        Ok(Arc::new(JsonApi::new(ctx.fetcher()?, self)?))
+    }
 }
 
 /// A scalar (or an array of strings) as text.

@@ -19,25 +19,5 @@ mod json_api;
 pub use feed::{FeedConfig, FeedProvider};
 pub use json_api::{ApiItem, ItemPointers, ItemsError, JsonApi, JsonApiConfig, SecretHeader};
 
-sgw_contract::inventory::submit! {
-    sgw_contract::ProviderFactory {
-        kind: "feed",
-        step: "structured_api_or_feed",
-        crate_name: env!("CARGO_PKG_NAME"),
-        description: "RSS, Atom and JSON Feed entries ranked by relevance and recency",
-        build: feed::build,
-    }
-}
-
-sgw_contract::inventory::submit! {
-    sgw_contract::ProviderFactory {
-        kind: "json-api",
-        step: "structured_api_or_feed",
-        crate_name: env!("CARGO_PKG_NAME"),
-        description: "Any JSON API described by a URL template and JSON pointers",
-        build: json_api::build,
-    }
-}
-
-/// The kinds this crate registers.
-pub const KINDS: &[&str] = &["feed", "json-api"];
+sgw_contract::register_provider!(FeedConfig);
+sgw_contract::register_provider!(JsonApiConfig);

@@ -200,9 +200,9 @@ async fn bad_config_names_the_field() {
 
 #[test]
 fn both_kinds_are_registered() {
-    for kind in sgw_provider_feed::KINDS {
+    for kind in ["feed", "json-api"] {
         let f = sgw_contract::factory(kind).unwrap_or_else(|| panic!("{kind} not registered"));
-        assert_eq!(f.step, "structured_api_or_feed");
+        assert_eq!(f.step, sgw_contract::ChainStep::StructuredApiOrFeed);
         assert_eq!(f.crate_name, "sgw-provider-feed");
     }
 }

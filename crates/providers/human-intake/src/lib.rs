@@ -21,17 +21,12 @@ pub mod ingest;
 use jiff::Timestamp;
 use serde::Deserialize;
 use sgw_contract::{
-    Attempt, AttemptOutcome, BuildContext, FactoryError, FailureCode, Provider, ProviderCall,
-    ProviderError, ProviderReport,
+    Attempt, AttemptOutcome, BuildContext, ChainStep, FactoryError, FailureCode, Provider,
+    ProviderCall, ProviderConfig, ProviderError, ProviderReport,
 };
 use sgw_store::{BlockedUrl, GateType, NewHumanRequest, RequestStatus, Store};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-
-/// The provider kind this crate registers.
-pub const KIND: &str = "human-intake";
-/// The chain step it is designed for.
-pub const STEP: &str = "user_supplied_evidence_request";
 
 /// `config:` of a `human-intake` provider.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -270,26 +265,15 @@ impl Provider for HumanIntake {
     }
 }
 
-/// Builds a `human-intake` provider from its `config:` and the services
-/// (the `Store`, optional).
-pub fn build(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    let config: HumanIntakeConfig = sgw_provider_common::parse_config(config)?;
-    Ok(Arc::new(HumanIntake::new(
-        config,
-        ctx.services.get::<Store>(),
-    )))
+/// Without a `Store` (`--no-store`) the provider still reports what is needed, in notes.
+impl ProviderConfig for HumanIntakeConfig {
+    const KIND: &'static str = "human-intake";
+    const STEP: ChainStep = ChainStep::UserSuppliedEvidenceRequest;
+    const DESCRIPTION: &'static str = "opens a human evidence request (blocked URLs, gate types, what is needed) in the evidence store";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        Ok(Arc::new(HumanIntake::new(self, ctx.store().ok())))
+    }
 }
 
-/// The factory, for explicit registration (`GatewayBuilder::register`).
-pub const FACTORY: sgw_contract::ProviderFactory = sgw_contract::ProviderFactory {
-    kind: KIND,
-    step: STEP,
-    crate_name: env!("CARGO_PKG_NAME"),
-    description: "opens a human evidence request (blocked URLs, gate types, what is needed) in the evidence store",
-    build,
-};
-
-sgw_contract::inventory::submit! { FACTORY }
+sgw_contract::register_provider!(HumanIntakeConfig);

@@ -3,7 +3,11 @@
 use sgw_contract::{Attempt, AttemptOutcome, FailureCode, SearchRequest};
 use sgw_provider_common::testing::CallData;
 use sgw_provider_common::testing::store::{gateway, store};
-use sgw_provider_human_intake::{FACTORY, blocked_urls, needed_sentence};
+use sgw_provider_human_intake::{HumanIntakeConfig, blocked_urls, needed_sentence};
+
+/// The kind under test, as its crate registers it.
+const FACTORY: sgw_contract::ProviderFactory =
+    sgw_contract::ProviderFactory::of::<HumanIntakeConfig>(env!("CARGO_PKG_NAME"));
 use sgw_store::{GateType, RequestStatus};
 use sgw_testkit::{Captcha, Cdn, Fault, SimWeb};
 

@@ -3,7 +3,6 @@
 
 use serde::Deserialize;
 use sgw_contract::FactoryError;
-use sgw_provider_common::config_error as bad;
 use sgw_provider_common::{encode_component, expand_template, parse_http_url};
 
 /// The Internet Archive's availability API.
@@ -47,13 +46,16 @@ pub struct WebArchiveConfig {
 impl WebArchiveConfig {
     pub fn validate(&self) -> Result<(), FactoryError> {
         if !self.availability_url.contains("{url}") {
-            return Err(bad("availability_url", "must contain `{url}`"));
+            return Err(FactoryError::config_field(
+                "availability_url",
+                "must contain `{url}`",
+            ));
         }
         let probe = self
             .availability_url
             .replace("{url}", &encode_component("https://example.org/"));
         parse_http_url(&probe).map_err(|m| {
-            bad(
+            FactoryError::config_field(
                 "availability_url",
                 format!(
                     "`{}` does not expand to an http(s) URL: {m}",
@@ -76,7 +78,10 @@ impl WebArchiveConfig {
 
 fn check_max_urls(n: usize) -> Result<(), FactoryError> {
     if n == 0 || n > 50 {
-        return Err(bad("max_urls", "must be between 1 and 50"));
+        return Err(FactoryError::config_field(
+            "max_urls",
+            "must be between 1 and 50",
+        ));
     }
     Ok(())
 }
@@ -151,20 +156,20 @@ impl MirrorConfig {
         }
         for (i, r) in self.rules.iter().enumerate() {
             if !matches!(host_port(&r.from), Some((_, None))) {
-                return Err(bad(
+                return Err(FactoryError::config_field(
                     format!("rules[{i}].from"),
                     format!("`{}` is not a host name", r.from),
                 ));
             }
             if r.to.is_empty() {
-                return Err(bad(
+                return Err(FactoryError::config_field(
                     format!("rules[{i}].to"),
                     "must name at least one mirror host",
                 ));
             }
             for (j, t) in r.to.iter().enumerate() {
                 if host_port(t).is_none() {
-                    return Err(bad(
+                    return Err(FactoryError::config_field(
                         format!("rules[{i}].to[{j}]"),
                         format!("`{t}` is not a host name (`host` or `host:port`)"),
                     ));
@@ -173,19 +178,23 @@ impl MirrorConfig {
         }
         for (i, m) in self.media.iter().enumerate() {
             if m.publisher.trim().is_empty() {
-                return Err(bad(format!("media[{i}].publisher"), "must not be empty"));
+                return Err(FactoryError::config_field(
+                    format!("media[{i}].publisher"),
+                    "must not be empty",
+                ));
             }
-            expand_template(&m.search_url, "test")
-                .map_err(|e| bad(format!("media[{i}].search_url"), e.to_string()))?;
+            expand_template(&m.search_url, "test").map_err(|e| {
+                FactoryError::config_field(format!("media[{i}].search_url"), e.to_string())
+            })?;
             if m.domains.is_empty() {
-                return Err(bad(
+                return Err(FactoryError::config_field(
                     format!("media[{i}].domains"),
                     "must name at least one domain",
                 ));
             }
             for (j, d) in m.domains.iter().enumerate() {
                 if !matches!(host_port(d), Some((_, None))) {
-                    return Err(bad(
+                    return Err(FactoryError::config_field(
                         format!("media[{i}].domains[{j}]"),
                         format!("`{d}` is not a domain"),
                     ));
@@ -193,7 +202,10 @@ impl MirrorConfig {
             }
         }
         if self.read_top == 0 || self.read_top > 20 {
-            return Err(bad("read_top", "must be between 1 and 20"));
+            return Err(FactoryError::config_field(
+                "read_top",
+                "must be between 1 and 20",
+            ));
         }
         check_max_urls(self.max_urls)
     }
@@ -203,7 +215,7 @@ impl MirrorConfig {
 mod tests {
     use super::*;
     use serde_json::json;
-    use sgw_provider_common::parse_config;
+    use sgw_contract::parse_config;
 
     fn msg(e: &FactoryError) -> String {
         e.to_string()

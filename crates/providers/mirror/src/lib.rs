@@ -21,60 +21,36 @@ pub use archive::{WebArchiveProvider, archived_tier};
 pub use config::{MediaSite, MirrorConfig, MirrorRule, WAYBACK_AVAILABILITY, WebArchiveConfig};
 pub use mirror::{MirrorProvider, rewrite};
 
-use sgw_contract::{BuildContext, FactoryError, Provider, ProviderFactory};
-use sgw_provider_common::{fetcher, parse_config};
+use sgw_contract::{BuildContext, ChainStep, FactoryError, Provider, ProviderConfig};
 use std::sync::Arc;
 
-/// The chain step these kinds are designed for.
-pub const STEP: &str = "authoritative_mirror_or_media";
+impl ProviderConfig for WebArchiveConfig {
+    const KIND: &'static str = "web-archive";
+    const STEP: ChainStep = ChainStep::AuthoritativeMirrorOrMedia;
+    const DESCRIPTION: &'static str = "Archived snapshots of the planned sources' pages (Wayback-style availability API), with snapshot_at";
 
-/// Builds a `web-archive` provider.
-pub fn build_web_archive(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    let cfg: WebArchiveConfig = parse_config(config)?;
-    cfg.validate()?;
-    Ok(Arc::new(WebArchiveProvider {
-        cfg,
-        fetcher: fetcher(ctx)?,
-    }))
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        self.validate()?;
+        Ok(Arc::new(WebArchiveProvider {
+            cfg: self,
+            fetcher: ctx.fetcher()?,
+        }))
+    }
 }
 
-/// Builds a `mirror` provider.
-pub fn build_mirror(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    let cfg: MirrorConfig = parse_config(config)?;
-    cfg.validate()?;
-    Ok(Arc::new(MirrorProvider {
-        cfg,
-        fetcher: fetcher(ctx)?,
-    }))
+impl ProviderConfig for MirrorConfig {
+    const KIND: &'static str = "mirror";
+    const STEP: ChainStep = ChainStep::AuthoritativeMirrorOrMedia;
+    const DESCRIPTION: &'static str = "Official hosts rewritten to their mirrors, and authoritative media searched through their site search";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        self.validate()?;
+        Ok(Arc::new(MirrorProvider {
+            cfg: self,
+            fetcher: ctx.fetcher()?,
+        }))
+    }
 }
 
-/// The factories of this crate (also registered with `inventory`; this is
-/// the explicit fallback path).
-pub fn factories() -> [ProviderFactory; 2] {
-    [WEB_ARCHIVE, MIRROR]
-}
-
-const WEB_ARCHIVE: ProviderFactory = ProviderFactory {
-    kind: "web-archive",
-    step: STEP,
-    crate_name: env!("CARGO_PKG_NAME"),
-    description: "Archived snapshots of the planned sources' pages (Wayback-style availability API), with snapshot_at",
-    build: build_web_archive,
-};
-
-const MIRROR: ProviderFactory = ProviderFactory {
-    kind: "mirror",
-    step: STEP,
-    crate_name: env!("CARGO_PKG_NAME"),
-    description: "Official hosts rewritten to their mirrors, and authoritative media searched through their site search",
-    build: build_mirror,
-};
-
-sgw_contract::inventory::submit! { WEB_ARCHIVE }
-sgw_contract::inventory::submit! { MIRROR }
+sgw_contract::register_provider!(WebArchiveConfig);
+sgw_contract::register_provider!(MirrorConfig);

@@ -2,13 +2,13 @@
 
 use serde::Deserialize;
 use sgw_contract::{
-    Attempt, AttemptOutcome, BuildContext, FactoryError, FailureCode, PlannedSource, Provider,
-    ProviderCall, ProviderError, ProviderReport,
+    Attempt, AttemptOutcome, BuildContext, ChainStep, FactoryError, FailureCode, PlannedSource,
+    Provider, ProviderCall, ProviderConfig, ProviderError, ProviderReport,
 };
 use sgw_provider_common::sgw_fetch::Fetcher;
 use sgw_provider_common::{
-    PageTarget, attempt_failed, build_with_fetcher, check_url_templates, expand_url,
-    parse_http_url, read_into_report, require_at_least_one, url_on_domains,
+    PageTarget, attempt_failed, check_url_templates, expand_url, parse_http_url, read_into_report,
+    require_at_least_one, url_on_domains,
 };
 use std::sync::Arc;
 use url::Url;
@@ -56,11 +56,15 @@ impl OfficialSite {
     }
 }
 
-pub(crate) fn build(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    build_with_fetcher(config, ctx, OfficialSite::new)
+impl ProviderConfig for OfficialSiteConfig {
+    const KIND: &'static str = "official-site";
+    const STEP: ChainStep = ChainStep::DirectOfficialAdapter;
+    const DESCRIPTION: &'static str =
+        "Reads the planned official sources' entry pages and the request's URL hints";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        Ok(Arc::new(OfficialSite::new(ctx.fetcher()?, self)?))
+    }
 }
 
 /// A target for `url` read because `source` lists it: the source's tier and

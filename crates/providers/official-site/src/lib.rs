@@ -23,25 +23,5 @@ pub use site_search::{
     opensearch_template, parse_sitemap,
 };
 
-sgw_contract::inventory::submit! {
-    sgw_contract::ProviderFactory {
-        kind: "official-site",
-        step: "direct_official_adapter",
-        crate_name: env!("CARGO_PKG_NAME"),
-        description: "Reads the planned official sources' entry pages and the request's URL hints",
-        build: direct::build,
-    }
-}
-
-sgw_contract::inventory::submit! {
-    sgw_contract::ProviderFactory {
-        kind: "official-site-search",
-        step: "official_site_search",
-        crate_name: env!("CARGO_PKG_NAME"),
-        description: "Searches inside official sites (OpenSearch, search URL template, sitemap) and reads the best hits",
-        build: site_search::build,
-    }
-}
-
-/// The kinds this crate registers (for explicit registration checks).
-pub const KINDS: &[&str] = &["official-site", "official-site-search"];
+sgw_contract::register_provider!(OfficialSiteConfig);
+sgw_contract::register_provider!(SiteSearchConfig);

@@ -5,16 +5,16 @@
 use crate::direct::default_concurrency;
 use serde::Deserialize;
 use sgw_contract::{
-    Attempt, BuildContext, FactoryError, FailureCode, PlannedSource, Provider, ProviderCall,
-    ProviderError, ProviderReport,
+    Attempt, BuildContext, ChainStep, FactoryError, FailureCode, PlannedSource, Provider,
+    ProviderCall, ProviderConfig, ProviderError, ProviderReport,
 };
 use sgw_provider_common::markup::{links, start_tags, text_until_close_within};
 use sgw_provider_common::sgw_extract::{self, DocumentKind};
 use sgw_provider_common::sgw_fetch::{FetchRequest, FetchResponse, Fetcher};
 use sgw_provider_common::{
-    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, build_with_fetcher,
-    expand_template, expand_url, fetch_failure, is_time_sensitive, rank, read_into_report,
-    require_at_least_one, url_on_domains,
+    Candidate, PageTarget, attempt_empty, attempt_failed, attempt_success, expand_template,
+    expand_url, fetch_failure, is_time_sensitive, rank, read_into_report, require_at_least_one,
+    url_on_domains,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -86,11 +86,14 @@ impl OfficialSiteSearch {
     }
 }
 
-pub(crate) fn build(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    build_with_fetcher(config, ctx, OfficialSiteSearch::new)
+impl ProviderConfig for SiteSearchConfig {
+    const KIND: &'static str = "official-site-search";
+    const STEP: ChainStep = ChainStep::OfficialSiteSearch;
+    const DESCRIPTION: &'static str = "Searches inside official sites (OpenSearch, search URL template, sitemap) and reads the best hits";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        Ok(Arc::new(OfficialSiteSearch::new(ctx.fetcher()?, self)?))
+    }
 }
 
 /// The OpenSearch search template of a description document: the

@@ -51,8 +51,7 @@ async fn blocked_entry_page_falls_back_to_site_search() {
     let kinds: Vec<&str> = sgw_contract::factories().iter().map(|f| f.kind).collect();
     let (policy, _) = Policy::from_bytes(yaml.as_bytes(), Some("test.yaml"), &kinds)
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut services = Services::new();
-    services.insert(fetcher(&web));
+    let services = Services::new().with_fetcher(fetcher(&web));
     let gateway = GatewayBuilder::new(policy)
         .services(services)
         .build()

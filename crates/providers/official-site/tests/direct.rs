@@ -183,16 +183,16 @@ async fn bad_config_names_the_field() {
 
 #[test]
 fn both_kinds_are_registered() {
-    for kind in sgw_provider_official_site::KINDS {
+    for kind in ["official-site", "official-site-search"] {
         let f = sgw_contract::factory(kind).unwrap_or_else(|| panic!("{kind} not registered"));
         assert_eq!(f.crate_name, "sgw-provider-official-site");
     }
     assert_eq!(
         sgw_contract::factory("official-site").unwrap().step,
-        "direct_official_adapter"
+        sgw_contract::ChainStep::DirectOfficialAdapter
     );
     assert_eq!(
         sgw_contract::factory("official-site-search").unwrap().step,
-        "official_site_search"
+        sgw_contract::ChainStep::OfficialSiteSearch
     );
 }

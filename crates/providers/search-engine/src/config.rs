@@ -4,7 +4,6 @@
 use crate::hits::{Pointers, check_pointer, web_url};
 use serde::Deserialize;
 use sgw_contract::FactoryError;
-use sgw_provider_common::config_error as bad;
 use std::collections::BTreeMap;
 use url::Url;
 
@@ -28,18 +27,20 @@ fn default_brave_endpoint() -> String {
 }
 
 fn check_url(field: &str, raw: &str) -> Result<Url, FactoryError> {
-    web_url(raw).ok_or_else(|| bad(field, format!("`{raw}` is not an absolute http(s) URL")))
+    web_url(raw).ok_or_else(|| {
+        FactoryError::config_field(field, format!("`{raw}` is not an absolute http(s) URL"))
+    })
 }
 
 fn check_read(read_top: usize, max_results: usize) -> Result<(), FactoryError> {
     if max_results == 0 || max_results > crate::hits::MAX_HITS {
-        return Err(bad(
+        return Err(FactoryError::config_field(
             "max_results",
             format!("must be between 1 and {}", crate::hits::MAX_HITS),
         ));
     }
     if read_top > max_results {
-        return Err(bad(
+        return Err(FactoryError::config_field(
             "read_top",
             format!("must be ≤ max_results ({max_results})"),
         ));
@@ -77,12 +78,15 @@ impl SearxngConfig {
     pub fn validate(&self) -> Result<Url, FactoryError> {
         let mut base = check_url("base_url", &self.base_url)?;
         if base.query().is_some() || base.fragment().is_some() {
-            return Err(bad("base_url", "must not have a query or fragment"));
+            return Err(FactoryError::config_field(
+                "base_url",
+                "must not have a query or fragment",
+            ));
         }
         check_read(self.read_top, self.max_results)?;
         for (field, list) in [("categories", &self.categories), ("engines", &self.engines)] {
             if let Some(x) = list.iter().find(|x| x.trim().is_empty() || x.contains(',')) {
-                return Err(bad(
+                return Err(FactoryError::config_field(
                     field,
                     format!("`{x}` is not a name (empty or contains `,`)"),
                 ));
@@ -92,8 +96,9 @@ impl SearxngConfig {
             let p = format!("{}/", base.path());
             base.set_path(&p);
         }
-        base.join("search")
-            .map_err(|e| bad("base_url", format!("cannot append /search: {e}")))
+        base.join("search").map_err(|e| {
+            FactoryError::config_field("base_url", format!("cannot append /search: {e}"))
+        })
     }
 }
 
@@ -127,7 +132,7 @@ impl BraveConfig {
     pub fn validate(&self) -> Result<Url, FactoryError> {
         let url = check_url("endpoint", &self.endpoint)?;
         if self.max_results > 20 {
-            return Err(bad(
+            return Err(FactoryError::config_field(
                 "max_results",
                 "Brave returns at most 20 results per request",
             ));
@@ -140,7 +145,7 @@ impl BraveConfig {
 
 fn check_env_name(field: &str, name: &str) -> Result<(), FactoryError> {
     if name.is_empty() || name.contains(['=', '\0']) || name.chars().any(char::is_whitespace) {
-        return Err(bad(
+        return Err(FactoryError::config_field(
             field,
             format!("`{name}` is not an environment variable name"),
         ));
@@ -198,32 +203,35 @@ pub struct JsonSearchConfig {
 impl JsonSearchConfig {
     pub fn validate(&self) -> Result<Pointers, FactoryError> {
         if !self.url_template.contains("{query}") {
-            return Err(bad("url_template", "must contain `{query}`"));
+            return Err(FactoryError::config_field(
+                "url_template",
+                "must contain `{query}`",
+            ));
         }
         sgw_provider_common::expand_template(&self.url_template, "test")
-            .map_err(|e| bad("url_template", e.to_string()))?;
+            .map_err(|e| FactoryError::config_field("url_template", e.to_string()))?;
         check_read(self.read_top, self.max_results)?;
-        check_pointer(&self.items).map_err(|m| bad("items", m))?;
-        check_pointer(&self.url).map_err(|m| bad("url", m))?;
+        check_pointer(&self.items).map_err(|m| FactoryError::config_field("items", m))?;
+        check_pointer(&self.url).map_err(|m| FactoryError::config_field("url", m))?;
         for (field, p) in [
             ("title", &self.title),
             ("snippet", &self.snippet),
             ("date", &self.date),
         ] {
             if let Some(p) = p {
-                check_pointer(p).map_err(|m| bad(field, m))?;
+                check_pointer(p).map_err(|m| FactoryError::config_field(field, m))?;
             }
         }
         let mut seen = BTreeMap::new();
         for (i, h) in self.headers.iter().enumerate() {
             if http::HeaderName::from_bytes(h.name.as_bytes()).is_err() {
-                return Err(bad(
+                return Err(FactoryError::config_field(
                     format!("headers[{i}].name"),
                     format!("`{}` is not a header name", h.name),
                 ));
             }
             if seen.insert(h.name.to_ascii_lowercase(), i).is_some() {
-                return Err(bad(
+                return Err(FactoryError::config_field(
                     format!("headers[{i}].name"),
                     format!("`{}` is given twice", h.name),
                 ));
@@ -232,7 +240,7 @@ impl JsonSearchConfig {
             if let Some(f) = &h.format
                 && !f.contains("{value}")
             {
-                return Err(bad(
+                return Err(FactoryError::config_field(
                     format!("headers[{i}].format"),
                     "must contain `{value}`",
                 ));
@@ -252,7 +260,7 @@ impl JsonSearchConfig {
 mod tests {
     use super::*;
     use serde_json::json;
-    use sgw_provider_common::parse_config as from_value;
+    use sgw_contract::parse_config as from_value;
 
     fn field_of(e: FactoryError) -> String {
         match e {

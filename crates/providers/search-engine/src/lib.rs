@@ -24,84 +24,63 @@ pub use engine::{SearchEngineProvider, snippet_evidence};
 pub use text::plain;
 
 use engine::Engine;
-use sgw_contract::{BuildContext, FactoryError, Provider, ProviderFactory};
-use sgw_provider_common::{fetcher, parse_config};
+use sgw_contract::{BuildContext, ChainStep, FactoryError, Provider, ProviderConfig};
 use std::sync::Arc;
 
-/// The chain step these kinds are designed for.
-pub const STEP: &str = "search_engine_provider";
+impl ProviderConfig for SearxngConfig {
+    const KIND: &'static str = "searxng";
+    const STEP: ChainStep = ChainStep::SearchEngineProvider;
+    const DESCRIPTION: &'static str = "A SearXNG instance's JSON API: snippet leads, best hits read; unresponsive engines reported as CAPTCHA / rate limit / timeout";
 
-/// Builds a `searxng` provider.
-pub fn build_searxng(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    let cfg: SearxngConfig = parse_config(config)?;
-    let endpoint = cfg.validate()?;
-    Ok(Arc::new(SearchEngineProvider {
-        engine: Engine::Searxng { endpoint, cfg },
-        fetcher: fetcher(ctx)?,
-    }))
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        let endpoint = self.validate()?;
+        Ok(Arc::new(SearchEngineProvider {
+            engine: Engine::Searxng {
+                endpoint,
+                cfg: self,
+            },
+            fetcher: ctx.fetcher()?,
+        }))
+    }
 }
 
-/// Builds a `brave` provider. A missing API key is reported when the
-/// provider runs (SEARCH_PROVIDER_MISCONFIGURED), so policies check on
-/// machines without keys.
-pub fn build_brave(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    let cfg: BraveConfig = parse_config(config)?;
-    let endpoint = cfg.validate()?;
-    Ok(Arc::new(SearchEngineProvider {
-        engine: Engine::Brave { endpoint, cfg },
-        fetcher: fetcher(ctx)?,
-    }))
+/// A missing API key is reported when the provider runs
+/// (SEARCH_PROVIDER_MISCONFIGURED), so policies check on machines without keys.
+impl ProviderConfig for BraveConfig {
+    const KIND: &'static str = "brave";
+    const STEP: ChainStep = ChainStep::SearchEngineProvider;
+    const DESCRIPTION: &'static str =
+        "The Brave Search API (key from an environment variable): snippet leads, best hits read";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        let endpoint = self.validate()?;
+        Ok(Arc::new(SearchEngineProvider {
+            engine: Engine::Brave {
+                endpoint,
+                cfg: self,
+            },
+            fetcher: ctx.fetcher()?,
+        }))
+    }
 }
 
-/// Builds a `json-search` provider.
-pub fn build_json_search(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    let cfg: JsonSearchConfig = parse_config(config)?;
-    let pointers = cfg.validate()?;
-    Ok(Arc::new(SearchEngineProvider {
-        engine: Engine::Json { cfg, pointers },
-        fetcher: fetcher(ctx)?,
-    }))
+impl ProviderConfig for JsonSearchConfig {
+    const KIND: &'static str = "json-search";
+    const STEP: ChainStep = ChainStep::SearchEngineProvider;
+    const DESCRIPTION: &'static str = "Any JSON search API described by a URL template and JSON pointers: snippet leads, best hits read";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        let pointers = self.validate()?;
+        Ok(Arc::new(SearchEngineProvider {
+            engine: Engine::Json {
+                cfg: self,
+                pointers,
+            },
+            fetcher: ctx.fetcher()?,
+        }))
+    }
 }
 
-/// The factories of this crate (also registered with `inventory`; this is
-/// the explicit fallback path).
-pub fn factories() -> [ProviderFactory; 3] {
-    [SEARXNG, BRAVE, JSON_SEARCH]
-}
-
-const SEARXNG: ProviderFactory = ProviderFactory {
-    kind: "searxng",
-    step: STEP,
-    crate_name: env!("CARGO_PKG_NAME"),
-    description: "A SearXNG instance's JSON API: snippet leads, best hits read; unresponsive engines reported as CAPTCHA / rate limit / timeout",
-    build: build_searxng,
-};
-
-const BRAVE: ProviderFactory = ProviderFactory {
-    kind: "brave",
-    step: STEP,
-    crate_name: env!("CARGO_PKG_NAME"),
-    description: "The Brave Search API (key from an environment variable): snippet leads, best hits read",
-    build: build_brave,
-};
-
-const JSON_SEARCH: ProviderFactory = ProviderFactory {
-    kind: "json-search",
-    step: STEP,
-    crate_name: env!("CARGO_PKG_NAME"),
-    description: "Any JSON search API described by a URL template and JSON pointers: snippet leads, best hits read",
-    build: build_json_search,
-};
-
-sgw_contract::inventory::submit! { SEARXNG }
-sgw_contract::inventory::submit! { BRAVE }
-sgw_contract::inventory::submit! { JSON_SEARCH }
+sgw_contract::register_provider!(SearxngConfig);
+sgw_contract::register_provider!(BraveConfig);
+sgw_contract::register_provider!(JsonSearchConfig);

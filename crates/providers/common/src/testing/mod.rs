@@ -50,9 +50,7 @@ pub fn fetcher(web: &SimWeb) -> Arc<Fetcher> {
 
 /// Services holding `fetcher`, as a gateway hands them to factories.
 pub fn services(fetcher: Arc<Fetcher>) -> Services {
-    let mut services = Services::new();
-    services.insert(fetcher);
-    services
+    Services::new().with_fetcher(fetcher)
 }
 
 /// Builds `kind` through its registered factory, as the gateway does
@@ -65,13 +63,8 @@ pub fn build(
 ) -> Result<Arc<dyn Provider>, FactoryError> {
     let factory =
         sgw_contract::factory(kind).unwrap_or_else(|| panic!("kind `{kind}` is not registered"));
-    let ctx = BuildContext {
-        name: kind.into(),
-        step: factory.step.into(),
-        policy_dir: None,
-        services: services(fetcher),
-    };
-    (factory.build)(&config, &ctx)
+    let ctx = BuildContext::new(kind, factory.step).with_services(services(fetcher));
+    factory.build(&config, &ctx)
 }
 
 /// What a [`ProviderCall`] borrows, owned, with test defaults: provider

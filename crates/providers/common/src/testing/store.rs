@@ -7,8 +7,8 @@ use super::{fetcher, services};
 use crate::sgw_fetch::Fetcher;
 use serde::Deserialize;
 use sgw_contract::{
-    BuildContext, FactoryError, Provider, ProviderCall, ProviderError, ProviderFactory,
-    ProviderReport,
+    BuildContext, ChainStep, FactoryError, Provider, ProviderCall, ProviderConfig, ProviderError,
+    ProviderFactory, ProviderReport,
 };
 use sgw_orchestrator::{Gateway, GatewayBuilder, Policy};
 use sgw_store::Store;
@@ -51,25 +51,21 @@ impl Provider for PageProvider {
     }
 }
 
-fn build_page(
-    config: &serde_json::Value,
-    ctx: &BuildContext,
-) -> Result<Arc<dyn Provider>, FactoryError> {
-    let c: PageConfig = crate::parse_config(config)?;
-    Ok(Arc::new(PageProvider {
-        urls: c.urls,
-        fetcher: crate::fetcher(ctx)?,
-    }))
+impl ProviderConfig for PageConfig {
+    const KIND: &'static str = "test-page";
+    const STEP: ChainStep = ChainStep::DirectOfficialAdapter;
+    const DESCRIPTION: &'static str = "reads configured URLs";
+
+    fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+        Ok(Arc::new(PageProvider {
+            urls: self.urls,
+            fetcher: ctx.fetcher()?,
+        }))
+    }
 }
 
 /// Kind `test-page` at `direct_official_adapter`: reads `config.urls`.
-pub const PAGE: ProviderFactory = ProviderFactory {
-    kind: "test-page",
-    step: "direct_official_adapter",
-    crate_name: "tests",
-    description: "reads configured URLs",
-    build: build_page,
-};
+pub const PAGE: ProviderFactory = ProviderFactory::of::<PageConfig>("tests");
 
 /// A gateway on `store` (its evidence sink): `test-page` reading `urls`
 /// at `direct_official_adapter`, then `provider` bound at its own step with
@@ -84,7 +80,7 @@ pub fn gateway(
     config: &str,
 ) -> Gateway {
     let list: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
-    let last = "user_supplied_evidence_request";
+    let last = ChainStep::UserSuppliedEvidenceRequest;
     let chain = if provider.step == last {
         format!("direct_official_adapter, {last}")
     } else {
@@ -115,8 +111,7 @@ providers:
     let kinds = [PAGE.kind, provider.kind];
     let (policy, _) = Policy::from_bytes(yaml.as_bytes(), Some("t.yaml"), &kinds)
         .unwrap_or_else(|e| panic!("{e}\n{yaml}"));
-    let mut services = services(fetcher(web));
-    services.insert(store.clone());
+    let services = services(fetcher(web)).with_store(store.clone());
     GatewayBuilder::new(policy)
         .services(services)
         .sink(store.clone())
