@@ -490,9 +490,13 @@ pub(crate) async fn migrate(pool: &Pool) -> Result<(), StoreError> {
             Backend::Sqlite => m.sqlite,
             Backend::Postgres => m.postgres,
         };
-        tx.script("applying a migration", sql).await.map_err(|e| {
-            StoreError::Schema(format!("migration {} ({}) failed: {e}", m.version, m.name))
-        })?;
+        tx.script("applying a migration", sql)
+            .await
+            .map_err(|e| StoreError::Migration {
+                version: m.version,
+                name: m.name,
+                source: Box::new(e),
+            })?;
         tx.execute(
             "recording a migration",
             "INSERT INTO sgw_schema_migrations (version, name, applied_at_ms) VALUES ($1, $2, $3)",

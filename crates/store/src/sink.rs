@@ -47,7 +47,7 @@ impl Store {
                 continue;
             };
             let until = jiff::Timestamp::from_millisecond(row.int("until_ms")?)
-                .map_err(|e| StoreError::Schema(format!("provider_suspensions.until_ms: {e}")))?;
+                .map_err(|e| StoreError::corrupt("provider_suspensions.until_ms", e))?;
             out.push(SuspensionRecord {
                 provider: row.text("provider")?,
                 until,

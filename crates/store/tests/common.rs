@@ -59,6 +59,11 @@ impl Fixture {
             .unwrap_or_else(|e| panic!("open {}: {e}", self.url))
     }
 
+    /// The PostgreSQL schema this fixture's store lives in.
+    pub fn schema(&self) -> &str {
+        self.pg.as_ref().map_or("", |pg| pg.schema.as_str())
+    }
+
     pub fn is_sqlite(&self) -> bool {
         self.pg.is_none()
     }

@@ -5,6 +5,7 @@
 mod common;
 
 mod cache;
+mod errors;
 mod evidence;
 mod open;
 mod processes;
