@@ -21,7 +21,7 @@
 mod cmd;
 mod exit;
 mod progress;
-mod research_backend;
+mod research;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -117,8 +117,8 @@ pub fn research_main() -> ExitCode {
     // Run as the memory-limited PDF worker when started as one (see sgw_extract::pdf).
     sgw_extract::worker_hook();
     progress::init_tracing(0);
-    let code = match research_backend::GatewayBackend::new() {
-        Ok(backend) => sgw_research::cli::main_with(Some(&backend)),
+    let code = match sgw_research::gateway_backend::GatewayBackend::new() {
+        Ok(backend) => sgw_research::cli::main_with(Some(&research::SpinningGateway(backend))),
         Err(e) => {
             eprintln!("research: error: cannot start the gateway runtime: {e}");
             3

@@ -504,7 +504,7 @@ fn is_furniture(line: &str) -> bool {
 
 /// Sentence ends in `line` (a trimmed line starting at byte `base`): at `.`, `!`
 /// or `?` before a space and a non-lowercase letter, not after an abbreviation.
-fn split_sentences(line: &str, base: usize, out: &mut Vec<(usize, usize)>) {
+pub(crate) fn split_sentences(line: &str, base: usize, out: &mut Vec<(usize, usize)>) {
     let bytes = line.as_bytes();
     let mut start = 0;
     let mut i = 0;

@@ -18,6 +18,7 @@ pub mod html;
 mod passages;
 mod pdf;
 mod question;
+mod statements;
 
 pub use candidates::{FieldCandidate, field_candidates};
 pub use date::{find_dates, normalize_date};
@@ -30,5 +31,9 @@ pub use passages::{Passage, tokenize};
 pub use pdf::{
     PDF_MAX_BYTES, PDF_MAX_INFLATED, PDF_MAX_PAGES, PDF_MEMORY_BYTES, PDF_TIMEOUT, WORKER_ARG,
     inflated_size, worker_hook,
+};
+pub use statements::{
+    CheckableFacts, STATEMENT_MAX_BYTES, STATEMENT_MIN_BYTES, Statement, checkable_statements,
+    content_terms, sentence_spans,
 };
 pub use url::Url;

@@ -1,11 +1,11 @@
 //! The gateway as the CLI sees it: the [`Backend`] trait behind `research search`,
 //! `research extract` and `research gates --resolve`.
 //!
-//! This crate is the session store and must not depend on the search gateway, so the
-//! gateway-backed implementation lives in the binary crate (`crates/cli`,
-//! `research_backend.rs`) and reaches the CLI as a trait object through
+//! The session store works without the search gateway: the gateway-backed
+//! implementation, `gateway_backend::GatewayBackend`, is behind this crate's
+//! `gateway` feature and reaches the CLI as a trait object through
 //! [`crate::cli::run_with`]. [`crate::cli::run`] passes none: the three verbs then
-//! exit 2 ("this build has no gateway").
+//! exit 2 ("this build has no gateway"). Tests implement the trait with fakes.
 //!
 //! The backend only talks to the gateway; every session write still goes through
 //! the seams in [`crate::gateway`] (`record_search`, `record_extractions`,
@@ -137,10 +137,11 @@ pub struct StoredSubmission {
     pub text_chars: usize,
 }
 
-/// The gateway, as the `research` CLI uses it. Implementations block: the CLI is
-/// synchronous.
+/// The gateway, as the `research` CLI and [`crate::search_sub_question`] use it.
+/// Implementations block: the CLI is synchronous.
 pub trait Backend {
-    /// Run the gateway for one sub-question (`request.sub_question_text` is the query).
+    /// Run the gateway for one sub-question (`request.sub_question_text` is the query):
+    /// its kept sources and gated URLs (`report.outcome`) and what it said about them.
     fn search(
         &self,
         options: &GatewayOptions,

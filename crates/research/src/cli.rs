@@ -6,14 +6,11 @@
 //! [`run_with`] also takes the gateway ([`Backend`]) behind `search`, `extract` and
 //! `gates --resolve`; without one those verbs exit 2 ("this build has no gateway").
 
-use crate::backend::{
-    Backend, BackendError, EvidenceInput, ExtractRequest, GateEvidence, GatewayOptions,
-    GatewayReport,
-};
+use crate::backend::{Backend, EvidenceInput, ExtractRequest, GateEvidence, GatewayOptions};
 use crate::error::{Error, Result};
 use crate::gateway::{
-    Extraction, KeptSource, SearchOutcome, SearchRequest, Searcher, record_extractions,
-    record_search, resolve_gate, search_sub_question,
+    Extraction, KeptSource, SearchOutcome, SubQuestionSearch, record_extractions, record_search,
+    resolve_gate, search_sub_question,
 };
 use crate::model::*;
 use crate::ops::{self, NewSession, PruneFilter};
@@ -23,7 +20,6 @@ use crate::{format, reference, root, validate};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jiff::Timestamp;
 use serde_json::json;
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -754,31 +750,6 @@ fn sub_question_text(plan: &Plan, sq_id: &str) -> Result<String> {
         })
 }
 
-/// [`Searcher`] over a [`Backend`], keeping the gateway's report and the error's class.
-struct BackendSearcher<'a> {
-    backend: &'a dyn Backend,
-    options: GatewayOptions,
-    report: RefCell<Option<GatewayReport>>,
-    error: RefCell<Option<BackendError>>,
-}
-
-impl Searcher for BackendSearcher<'_> {
-    fn search(&self, request: &SearchRequest) -> std::result::Result<SearchOutcome, String> {
-        match self.backend.search(&self.options, request) {
-            Ok(report) => {
-                let outcome = report.outcome.clone();
-                *self.report.borrow_mut() = Some(report);
-                Ok(outcome)
-            }
-            Err(e) => {
-                let text = e.to_string();
-                *self.error.borrow_mut() = Some(e);
-                Err(text)
-            }
-        }
-    }
-}
-
 fn cmd_search(
     a: SearchArgs,
     env: &Env,
@@ -791,18 +762,14 @@ fn cmd_search(
     let plan = store.read_plan(&a.session_id)?;
     let text = sub_question_text(&plan, &a.sub_question)?;
     let backend = need_backend(backend, "search")?;
-    let searcher = BackendSearcher {
+    let SubQuestionSearch { report, recorded } = search_sub_question(
+        &store,
+        &a.session_id,
+        &a.sub_question,
         backend,
-        options: a.gateway.options(),
-        report: RefCell::new(None),
-        error: RefCell::new(None),
-    };
-    let recorded =
-        match search_sub_question(&store, &a.session_id, &a.sub_question, &searcher, env.now) {
-            Ok(r) => r,
-            Err(e) => return Err(searcher.error.take().map(Error::from).unwrap_or(e)),
-        };
-    let report = searcher.report.take().unwrap_or_default();
+        &a.gateway.options(),
+        env.now,
+    )?;
     let sources = store.read_sources(&a.session_id)?;
     let gates = store.read_gates(&a.session_id)?;
     let kept: Vec<&Source> = recorded

@@ -1,7 +1,7 @@
 //! Seams for the gateway: the session side of `search`, `extract` and
-//! `gates --resolve`. The CLI verbs (through [`crate::Backend`]) and any other caller
-//! implement [`Searcher`] and [`EvidenceTexts`] and call the functions below (all
-//! writes go through [`Store`]).
+//! `gates --resolve`. The CLI verbs and any other caller hand a [`Backend`] (the
+//! gateway) and [`EvidenceTexts`] to the functions below (all writes go through
+//! [`Store`]).
 //!
 //! * [`search_sub_question`] / [`record_search`] — kept sources → `sources.json`
 //!   (ids `s<N>-<k>`, stable per sub-question and URL), gated URLs → `gates.json`
@@ -11,6 +11,7 @@
 //!   more than 10% unsourced stamps the session `aborted`.
 //! * [`resolve_gate`] — a person supplied the evidence; the gate is `resolved`.
 
+use crate::backend::{Backend, GatewayOptions, GatewayReport};
 use crate::error::{Error, Result};
 use crate::model::*;
 use crate::ops::{GateInput, build_gates};
@@ -65,13 +66,6 @@ pub struct SearchOutcome {
     pub gated: Vec<GatedUrl>,
 }
 
-/// Retrieval for one sub-question. Synchronous on purpose: an async gateway can be
-/// awaited by the caller, who then hands the outcome to [`record_search`].
-pub trait Searcher {
-    /// Search for one sub-question. The error text is reported as an operational failure.
-    fn search(&self, request: &SearchRequest) -> std::result::Result<SearchOutcome, String>;
-}
-
 /// Map a gateway trust tier to the session's `sourceQuality`.
 pub fn quality_for_tier(tier: &str) -> Option<SourceQuality> {
     Some(match tier {
@@ -94,14 +88,25 @@ pub struct RecordedSearch {
     pub duplicate_gates: usize,
 }
 
-/// Call `searcher` for `sq_id` and record the outcome.
+/// What [`search_sub_question`] did: the gateway's report and what was recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubQuestionSearch {
+    /// What the gateway said (its kept sources and gated URLs are in `outcome`).
+    pub report: GatewayReport,
+    /// What the session recorded from it.
+    pub recorded: RecordedSearch,
+}
+
+/// Ask `backend` (with `options`) to search for `sq_id` and record the outcome.
+/// A backend failure keeps its class (usage, operational, I/O) and writes nothing.
 pub fn search_sub_question(
     store: &Store,
     id: &str,
     sq_id: &str,
-    searcher: &dyn Searcher,
+    backend: &dyn Backend,
+    options: &GatewayOptions,
     now: Timestamp,
-) -> Result<RecordedSearch> {
+) -> Result<SubQuestionSearch> {
     let manifest = store.read_manifest(id)?;
     let plan = store.read_plan(id)?;
     let sq = find_sub_question(&plan, sq_id)?;
@@ -120,10 +125,9 @@ pub fn search_sub_question(
         gate_policy: manifest.gate_policy,
         tool_call_cap: manifest.budget.tool_call_cap,
     };
-    let outcome = searcher
-        .search(&request)
-        .map_err(|e| Error::Operational(format!("search for {sq_id} failed: {e}")))?;
-    record_search(store, id, sq_id, &outcome, now)
+    let report = backend.search(options, &request)?;
+    let recorded = record_search(store, id, sq_id, &report.outcome, now)?;
+    Ok(SubQuestionSearch { report, recorded })
 }
 
 fn find_sub_question<'p>(plan: &'p Plan, sq_id: &str) -> Result<&'p SubQuestion> {

@@ -5,6 +5,8 @@ pub mod cli;
 mod error;
 pub mod format;
 pub mod gateway;
+#[cfg(feature = "gateway")]
+pub mod gateway_backend;
 pub mod model;
 pub mod ops;
 pub mod promote;
@@ -20,8 +22,8 @@ pub use backend::{
 pub use error::{Error, Result};
 pub use gateway::{
     EvidenceTexts, ExtractedClaim, Extraction, GatedUrl, KeptSource, RecordedSearch, RunOutcome,
-    SearchOutcome, SearchRequest, Searcher, quality_for_tier, record_extractions, record_search,
-    resolve_gate, search_sub_question,
+    SearchOutcome, SearchRequest, SubQuestionSearch, quality_for_tier, record_extractions,
+    record_search, resolve_gate, search_sub_question,
 };
 pub use model::*;
 pub use store::{Session, Store};

@@ -1,4 +1,4 @@
-//! The search/extract/resolve seams, driven by a fake searcher.
+//! The search/extract/resolve seams, driven by a fake gateway.
 
 use crate::support::*;
 use sgw_research::ops::{self, NewSession};
@@ -6,22 +6,62 @@ use sgw_research::*;
 use std::collections::HashMap;
 use std::fs;
 
-struct FakeSearcher {
-    outcome: SearchOutcome,
+/// A gateway that answers `search` from a fixed outcome (or fails) and is not
+/// asked for anything else in these tests.
+struct FakeGateway {
+    outcome: Result<SearchOutcome, BackendError>,
 }
 
-impl Searcher for FakeSearcher {
-    fn search(&self, req: &SearchRequest) -> Result<SearchOutcome, String> {
-        assert_eq!(req.tool_call_cap, 8);
-        assert!(req.sub_question_text.ends_with('?'));
-        Ok(self.outcome.clone())
+impl FakeGateway {
+    fn answering(outcome: SearchOutcome) -> FakeGateway {
+        FakeGateway {
+            outcome: Ok(outcome),
+        }
+    }
+
+    fn failing() -> FakeGateway {
+        FakeGateway {
+            outcome: Err(BackendError::Operational("gateway unreachable".into())),
+        }
     }
 }
 
-struct Failing;
-impl Searcher for Failing {
-    fn search(&self, _: &SearchRequest) -> Result<SearchOutcome, String> {
-        Err("gateway unreachable".into())
+impl Backend for FakeGateway {
+    fn search(
+        &self,
+        _: &GatewayOptions,
+        req: &SearchRequest,
+    ) -> Result<GatewayReport, BackendError> {
+        assert_eq!(req.tool_call_cap, 8);
+        assert!(req.sub_question_text.ends_with('?'));
+        self.outcome.clone().map(|outcome| GatewayReport {
+            outcome,
+            ..GatewayReport::default()
+        })
+    }
+
+    fn evidence_texts(
+        &self,
+        _: &GatewayOptions,
+        _: &[String],
+    ) -> Result<HashMap<String, String>, BackendError> {
+        unreachable!("these tests only search")
+    }
+
+    fn extract(
+        &self,
+        _: &ExtractRequest<'_>,
+        _: &dyn EvidenceTexts,
+    ) -> Result<Extraction, BackendError> {
+        unreachable!("these tests only search")
+    }
+
+    fn submit_evidence(
+        &self,
+        _: &GatewayOptions,
+        _: &GateEvidence<'_>,
+    ) -> Result<StoredSubmission, BackendError> {
+        unreachable!("these tests only search")
     }
 }
 
@@ -90,21 +130,29 @@ fn tier_mapping() {
 #[test]
 fn search_records_sources_and_gates() {
     let (_dir, store, id) = setup();
-    let searcher = FakeSearcher {
-        outcome: SearchOutcome {
-            kept: vec![
-                kept("https://spec.example/ulid", "OFFICIAL_PRIMARY", "ev-1"),
-                kept("https://news.example/ulid", "AUTHORITATIVE_MEDIA", "ev-2"),
-                kept("https://blog.example/ulid", "GENERAL_WEB", "ev-3"),
-                kept("https://pasted.example", "USER_SUPPLIED_EVIDENCE", "ev-4"),
-            ],
-            gated: vec![
-                gated("https://walled.example"),
-                gated("https://walled.example"),
-            ],
-        },
-    };
-    let rec = search_sub_question(&store, &id, "sq-2", &searcher, now()).unwrap();
+    let gateway = FakeGateway::answering(SearchOutcome {
+        kept: vec![
+            kept("https://spec.example/ulid", "OFFICIAL_PRIMARY", "ev-1"),
+            kept("https://news.example/ulid", "AUTHORITATIVE_MEDIA", "ev-2"),
+            kept("https://blog.example/ulid", "GENERAL_WEB", "ev-3"),
+            kept("https://pasted.example", "USER_SUPPLIED_EVIDENCE", "ev-4"),
+        ],
+        gated: vec![
+            gated("https://walled.example"),
+            gated("https://walled.example"),
+        ],
+    });
+    let searched = search_sub_question(
+        &store,
+        &id,
+        "sq-2",
+        &gateway,
+        &GatewayOptions::default(),
+        now(),
+    )
+    .unwrap();
+    assert_eq!(searched.report.outcome.kept.len(), 4);
+    let rec = searched.recorded;
     assert_eq!(rec.source_ids, ["s2-1", "s2-2", "s2-3", "s2-4"]);
     assert_eq!(rec.new_gate_ids, ["g-1"]);
     assert_eq!(rec.duplicate_gates, 1);
@@ -166,9 +214,16 @@ fn search_records_sources_and_gates() {
         2
     );
     assert_eq!(
-        search_sub_question(&store, &id, "sq-1", &Failing, now())
-            .unwrap_err()
-            .exit_code(),
+        search_sub_question(
+            &store,
+            &id,
+            "sq-1",
+            &FakeGateway::failing(),
+            &GatewayOptions::default(),
+            now()
+        )
+        .unwrap_err()
+        .exit_code(),
         2
     );
     assert_eq!(
