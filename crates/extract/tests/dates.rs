@@ -390,3 +390,47 @@ fn disagreeing_declarations_are_settled_by_the_visible_dateline() {
     );
     assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-12-14"));
 }
+
+#[test]
+fn dates_only_in_scripts_and_data() {
+    // An application's state object, with `\"` and `&quot;` quoting.
+    let page = format!(
+        r#"<html><body>{BODY}<script>window.state = {{"product": {{"title": "Kaffee", "published_at":"2019-03-02T06:22:28+01:00"}}}};</script></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2019-03-02"));
+    let page = format!(
+        r#"<html><body><div data-json="{{&quot;publishedDate&quot;:&quot;2016-11-04T20:37:27Z&quot;}}"></div>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2016-11-04"));
+    // Publication keys before creation keys, wherever they are.
+    let page = format!(
+        r#"<html><body><script>var a = {{createdAt: "2015-01-01T00:00:00Z"}}; var b = {{publishDate: '2016-02-03'}};</script>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2016-02-03"));
+    // A longer key that only starts like one is not read; nor a future date.
+    let page = format!(
+        r#"<html><body><script>var a = {{"publishedDateLabel": "2016-02-03", "pubDate": "2999-01-01"}};</script>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), None);
+}
+
+#[test]
+fn structured_dates_with_a_broken_time_keep_their_day() {
+    let page = format!(
+        r#"<html><head><script type="application/ld+json">{{"@type":"HowTo","datePublished":"2022-01-10T22:06:08:684Z"}}</script></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2022-01-10"));
+}
+
+#[test]
+fn the_preview_image_path_as_a_last_resort() {
+    let page = format!(
+        r#"<html><head><meta property="og:image" content="https://example.org/files/2016/05/04/report.png"></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2016-05-04"));
+    // A date written on the page comes first.
+    let page = format!(
+        r#"<html><head><meta property="og:image" content="https://example.org/files/2016/05/04/report.png"></head><body><p class="date">7 June 2016</p>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2016-06-07"));
+}

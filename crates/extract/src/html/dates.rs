@@ -28,9 +28,15 @@
 //!    whatever their classes (`teaser`, `…__breadcrumbnavigation`);
 //! 7. any other `<time datetime>`;
 //! 8. a date in the `<h1>` or `<title>`;
-//! 9. (after body extraction) a date near the start of the main text, then
-//!    the first date of the page's visible text outside copyright lines,
-//!    comments, footers and sidebars.
+//! 9. (after body extraction) a publication date the page carries only in
+//!    its scripts or data attributes (`"published_at": "2019-03-02…"` in an
+//!    application's state, [`embedded_date`]); a date near the start of the
+//!    main text, then the first date of the page's visible text outside
+//!    copyright lines, comments, footers and sidebars; last, the date in the
+//!    path of the page's preview image (`og:image`).
+//!
+//! A machine-readable date whose time does not parse
+//! (`2022-01-10T22:06:08:684Z`) keeps its day.
 //!
 //! Numeric dates with dots (`02.03.2021`) are read day first everywhere;
 //! slashes and dashes follow the page's locale.
@@ -515,7 +521,7 @@ pub(super) fn page_dates(
         ..scan_opts
     };
     let structured = |v: Option<&str>| {
-        v.and_then(normalize_date_local)
+        v.and_then(|v| normalize_date_local(v).or_else(|| leading_day(v)))
             .filter(|d| plausible(d, true, today))
     };
     let mut modified = structured(ld_modified).or_else(|| meta_date(dom, MODIFIED_KEYS, today));
@@ -613,6 +619,92 @@ pub(super) fn page_dates(
         published,
         modified,
     }
+}
+
+/// The day of a machine-readable date whose time part does not parse
+/// (`2022-01-10T22:06:08:684Z`): a valid `YYYY-MM-DD` followed by `T` or a
+/// space.
+fn leading_day(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    let day = raw.get(..10)?;
+    if !matches!(raw.as_bytes().get(10), Some(b'T' | b' ')) {
+        return None;
+    }
+    day.parse::<jiff::civil::Date>().ok().map(|d| d.to_string())
+}
+
+/// Keys under which scripts and data attributes carry a page's publication
+/// time (state objects of JavaScript applications, analytics data layers),
+/// then its creation time, each group most specific first.
+const EMBEDDED_KEYS: &[&[&str]] = &[
+    &[
+        "datePublished",
+        "publishedDate",
+        "published_at",
+        "publishedAt",
+        "publishDate",
+        "publish_date",
+        "publicationDate",
+        "publication_date",
+        "date_published",
+        "firstPublishedAt",
+        "pubDate",
+    ],
+    &["dateCreated", "created_at", "createdAt", "uploadDate"],
+];
+
+/// A publication date that the page carries only in its scripts or data
+/// attributes: the first `"key": "YYYY-MM-DD…"` (quotes as `"`, `'`, `\"` or
+/// `&quot;`) of [`EMBEDDED_KEYS`], publication keys before creation keys.
+/// One substring search per key over the raw HTML.
+pub(super) fn embedded_date(html: &str) -> Option<String> {
+    let today = today();
+    for group in EMBEDDED_KEYS {
+        for key in *group {
+            let mut from = 0;
+            while let Some(at) = html[from..].find(key) {
+                let start = from + at;
+                from = start + key.len();
+                if let Some(day) =
+                    value_after_key(&html[from..]).filter(|d| plausible(d, true, today))
+                {
+                    return Some(day);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The date right after a key in JSON or JavaScript: the key's closing quote,
+/// `:` or `=`, the value's opening quote, then `YYYY-MM-DD` (or slashes).
+fn value_after_key(rest: &str) -> Option<String> {
+    let quote = |s: &str| -> Option<usize> {
+        ["&quot;", "\\\"", "\"", "'"]
+            .iter()
+            .find(|q| s.starts_with(*q))
+            .map(|q| q.len())
+    };
+    let mut s = rest;
+    if let Some(n) = quote(s) {
+        s = &s[n..];
+    } else if s.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        // Part of a longer name (`publishedDateLabel`).
+        return None;
+    }
+    s = s.trim_start();
+    s = s.strip_prefix(':').or_else(|| s.strip_prefix('='))?;
+    s = s.trim_start();
+    s = &s[quote(s)?..];
+    let value = s.get(..10)?.replace('/', "-");
+    let b = value.as_bytes();
+    if !(b[4] == b'-' && b[7] == b'-') {
+        return None;
+    }
+    value
+        .parse::<jiff::civil::Date>()
+        .ok()
+        .map(|d| d.to_string())
 }
 
 /// The raw publication dates the page declares in its metadata: meta tags in
@@ -840,6 +932,24 @@ fn heading_date(
         .and_then(|(i, _)| subtree_text(dom, i as u32, 500))
         .and_then(|t| first(&t))
         .or_else(|| dom.head.title.as_deref().and_then(first))
+}
+
+/// The date in the path of the page's preview image (`og:image`,
+/// `twitter:image`): content systems file uploads under the day they were
+/// made (`/files/2016/05/04/…`, `/images/large/20201007120909561.jpg`).
+pub(super) fn image_url_date(dom: &Dom, opts: ScanOptions) -> Option<String> {
+    let today = today();
+    [
+        "og:image",
+        "og:image:url",
+        "og:image:secure_url",
+        "twitter:image",
+        "twitter:image:src",
+    ]
+    .iter()
+    .flat_map(|k| dom.head.metas.iter().filter(move |(n, _)| n == k))
+    .filter_map(|(_, v)| Url::parse(v.trim()).ok())
+    .find_map(|u| url_date(&u, opts.month_first).filter(|d| plausible(d, false, today)))
 }
 
 /// Last resorts after body extraction: a date near the start of the main

@@ -13,10 +13,13 @@ pub(super) fn with_text_fallbacks(
     dom: &Dom,
     url: Option<&Url>,
     text: &str,
+    html: &str,
 ) -> Metadata {
     if m.published_at.is_none() {
         let opts = super::dates::scan_options(m.language.as_deref(), url);
-        m.published_at = super::dates::text_date(dom, text, opts);
+        m.published_at = super::dates::embedded_date(html)
+            .or_else(|| super::dates::text_date(dom, text, opts))
+            .or_else(|| super::dates::image_url_date(dom, opts));
     }
     m
 }

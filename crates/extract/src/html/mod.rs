@@ -28,7 +28,7 @@ pub fn extract_html(html: &str, url: Option<&Url>) -> HtmlExtract {
     let dom = dom::parse(html);
     let metadata = metadata(&dom, url);
     let text = content::main_text(&dom, metadata.title.as_deref());
-    let metadata = with_text_fallbacks(metadata, &dom, url, &text);
+    let metadata = with_text_fallbacks(metadata, &dom, url, &text, html);
     HtmlExtract { metadata, text }
 }
 
