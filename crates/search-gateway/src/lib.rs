@@ -7,7 +7,9 @@ pub use sgw_contract::{
     Answer, Attempt, AttemptOutcome, CacheKey, ConfidenceLevel, Evidence, EvidenceSource,
     FailureCode, FieldKind, FieldSpec, ProviderFactory, SearchRequest, SearchResult, SourceTier,
 };
+pub use sgw_contract::{DuplicateKind, Registry};
 pub use sgw_fetch::{FetchConfig, Fetcher};
+use sgw_orchestrator::policy::PolicyError;
 pub use sgw_orchestrator::{ChainStep, Gateway, GatewayBuilder, Policy, PolicyErrors, Warning};
 pub use sgw_store::Store;
 pub use {
@@ -18,20 +20,38 @@ pub use {
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-// ---- linked providers: one line per provider feature (keeps their `inventory` registrations) ----
-#[cfg(feature = "cache")]
-use sgw_provider_cache as _;
-#[cfg(feature = "feed")]
-use sgw_provider_feed as _;
-#[cfg(feature = "human-intake")]
-use sgw_provider_human_intake as _;
-#[cfg(feature = "mirror")]
-use sgw_provider_mirror as _;
-#[cfg(feature = "official-site")]
-use sgw_provider_official_site as _;
-#[cfg(feature = "search-engine")]
-use sgw_provider_search_engine as _;
-// ---- end of linked providers ----
+/// The one list of provider features. Each line names a Cargo feature of
+/// this crate, the provider crate it links (force-linked with `use … as _;`
+/// so its `register_provider!` registrations are present) and the kinds that
+/// crate registers; the facade's tests check those kinds against the
+/// registrations of every enabled feature.
+macro_rules! provider_features {
+    ($($feature:literal => $krate:ident ($name:literal) [$($kind:literal),+];)+) => {
+        $(
+            #[cfg(feature = $feature)]
+            use $krate as _;
+        )+
+
+        /// Every provider feature this crate knows (enabled or not).
+        pub const FEATURE_KINDS: &[ProviderFeature] = &[$(
+            ProviderFeature {
+                feature: $feature,
+                krate: $name,
+                kinds: &[$($kind),+],
+                enabled: cfg!(feature = $feature),
+            },
+        )+];
+    };
+}
+
+provider_features! {
+    "cache" => sgw_provider_cache ("sgw-provider-cache") ["evidence-cache"];
+    "human-intake" => sgw_provider_human_intake ("sgw-provider-human-intake") ["human-intake"];
+    "search-engine" => sgw_provider_search_engine ("sgw-provider-search-engine") ["searxng", "brave", "json-search"];
+    "mirror" => sgw_provider_mirror ("sgw-provider-mirror") ["web-archive", "mirror"];
+    "official-site" => sgw_provider_official_site ("sgw-provider-official-site") ["official-site", "official-site-search"];
+    "feed" => sgw_provider_feed ("sgw-provider-feed") ["feed", "json-api"];
+}
 
 /// A provider feature of this crate.
 #[derive(Debug, Clone, Copy)]
@@ -46,48 +66,6 @@ pub struct ProviderFeature {
     pub enabled: bool,
 }
 
-/// Every provider feature this crate knows, e.g.
-/// `ProviderFeature { feature: "feed", krate: "sgw-provider-feed", kinds: &["feed", "json-api"], enabled: cfg!(feature = "feed") },`
-pub const FEATURE_KINDS: &[ProviderFeature] = &[
-    // ---- provider features ----
-    ProviderFeature {
-        feature: "cache",
-        krate: "sgw-provider-cache",
-        kinds: &["evidence-cache"],
-        enabled: cfg!(feature = "cache"),
-    },
-    ProviderFeature {
-        feature: "human-intake",
-        krate: "sgw-provider-human-intake",
-        kinds: &["human-intake"],
-        enabled: cfg!(feature = "human-intake"),
-    },
-    ProviderFeature {
-        feature: "search-engine",
-        krate: "sgw-provider-search-engine",
-        kinds: &["searxng", "brave", "json-search"],
-        enabled: cfg!(feature = "search-engine"),
-    },
-    ProviderFeature {
-        feature: "mirror",
-        krate: "sgw-provider-mirror",
-        kinds: &["web-archive", "mirror"],
-        enabled: cfg!(feature = "mirror"),
-    },
-    ProviderFeature {
-        feature: "official-site",
-        krate: "sgw-provider-official-site",
-        kinds: &["official-site", "official-site-search"],
-        enabled: cfg!(feature = "official-site"),
-    },
-    ProviderFeature {
-        feature: "feed",
-        krate: "sgw-provider-feed",
-        kinds: &["feed", "json-api"],
-        enabled: cfg!(feature = "feed"),
-    },
-];
-
 /// The provider features compiled into this build.
 pub fn enabled_features() -> Vec<&'static ProviderFeature> {
     FEATURE_KINDS.iter().filter(|f| f.enabled).collect()
@@ -98,9 +76,79 @@ pub fn feature_of(kind: &str) -> Option<&'static ProviderFeature> {
     FEATURE_KINDS.iter().find(|f| f.kinds.contains(&kind))
 }
 
-/// Every provider kind registered in this binary, sorted.
+/// Every provider kind registered in this binary, sorted, each once.
 pub fn registered_kinds() -> Vec<&'static str> {
-    sgw_contract::factories().iter().map(|f| f.kind).collect()
+    let mut kinds: Vec<_> = sgw_contract::factories().iter().map(|f| f.kind).collect();
+    kinds.dedup();
+    kinds
+}
+
+/// The kinds a gateway of this binary can build: the linked ones plus
+/// `extra`. An error names both crates of a kind registered twice.
+pub fn registry(extra: &[ProviderFactory]) -> Result<Registry, DuplicateKind> {
+    let mut registry = Registry::linked()?;
+    for factory in extra {
+        registry.add(*factory)?;
+    }
+    Ok(registry)
+}
+
+fn policy_error(file: &str, path: Option<String>, message: String) -> PolicyError {
+    PolicyError {
+        file: Some(file.to_string()),
+        path,
+        line: None,
+        message,
+    }
+}
+
+/// The registry, and every kind a policy may name in this build: the
+/// registered ones and those of this crate's disabled features (refused
+/// afterwards by [`refuse_unlinked`] with the feature that provides them).
+fn kinds_for(
+    file: &str,
+    extra: &[ProviderFactory],
+) -> Result<(Registry, Vec<&'static str>), PolicyErrors> {
+    let registry = registry(extra).map_err(|e| {
+        PolicyErrors(vec![policy_error(
+            file,
+            Some("providers".into()),
+            e.to_string(),
+        )])
+    })?;
+    let mut known = registry.kinds();
+    known.extend(FEATURE_KINDS.iter().flat_map(|f| f.kinds.iter().copied()));
+    known.sort_unstable();
+    known.dedup();
+    Ok((registry, known))
+}
+
+/// Provider entries whose kind this build lacks, with the Cargo feature
+/// that provides it.
+fn refuse_unlinked(policy: &Policy, file: &str, registry: &Registry) -> Result<(), PolicyErrors> {
+    let mut errors = Vec::new();
+    for (step, specs) in &policy.providers {
+        for (i, spec) in specs.iter().enumerate() {
+            if registry.get(&spec.kind).is_some() {
+                continue;
+            }
+            if let Some(f) = feature_of(&spec.kind) {
+                errors.push(policy_error(
+                    file,
+                    Some(format!("providers.{step}[{i}].kind")),
+                    format!(
+                        "provider kind `{}` is not in this build: it comes with the Cargo feature `{}` of search-gateway (crate {}), which this build was compiled without",
+                        spec.kind, f.feature, f.krate
+                    ),
+                ));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(PolicyErrors(errors))
+    }
 }
 
 /// The default policy shipped with the gateway (`policies/default.yaml`).
@@ -147,17 +195,37 @@ impl OpenError {
 }
 
 /// Loads and validates a policy against the kinds linked into this binary.
+/// A kind of a disabled feature is an error naming that feature; a kind
+/// registered by two crates is an error naming both.
 pub fn load_policy(path: &Path) -> Result<(Policy, Vec<Warning>), PolicyErrors> {
-    Policy::load(path, &registered_kinds())
+    load_policy_with(path, &[])
 }
 
-/// The built-in [`DEFAULT_POLICY`], validated against the linked kinds.
+/// [`load_policy`], knowing the `extra` provider kinds too (those handed to
+/// [`open_with_providers`] or [`GatewayBuilder::register`]).
+pub fn load_policy_with(
+    path: &Path,
+    extra: &[ProviderFactory],
+) -> Result<(Policy, Vec<Warning>), PolicyErrors> {
+    let file = path.display().to_string();
+    let (registry, known) = kinds_for(&file, extra)?;
+    let loaded = Policy::load(path, &known)?;
+    refuse_unlinked(&loaded.0, &file, &registry)?;
+    Ok(loaded)
+}
+
+/// The built-in [`DEFAULT_POLICY`]. In a build without some provider
+/// features, the entries of their kinds are left out, so the default policy
+/// binds exactly the kinds this build has.
 pub fn default_policy() -> Result<(Policy, Vec<Warning>), PolicyErrors> {
-    Policy::from_bytes(
-        DEFAULT_POLICY.as_bytes(),
-        Some("policies/default.yaml"),
-        &registered_kinds(),
-    )
+    let file = "policies/default.yaml";
+    let (registry, known) = kinds_for(file, &[])?;
+    let (mut policy, warnings) = Policy::from_bytes(DEFAULT_POLICY.as_bytes(), Some(file), &known)?;
+    for specs in policy.providers.values_mut() {
+        specs.retain(|spec| registry.get(&spec.kind).is_some());
+    }
+    policy.providers.retain(|_, specs| !specs.is_empty());
+    Ok((policy, warnings))
 }
 
 /// The policy at `path` (e.g. `--policy`), else the built-in default.
@@ -239,18 +307,22 @@ pub async fn open_store(
 /// clients, TLS roots and rate limiter wait for the first fetch (a search
 /// answered from the cache never builds them).
 pub async fn build(policy: Policy, options: OpenOptions) -> Result<Gateway, OpenError> {
-    let file = policy
-        .origin
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|| "policy".into());
-    let fetch_config = network_config(&policy)?;
-    let fetcher = Fetcher::new(fetch_config).map_err(|e| OpenError::Network {
-        file,
+    build_with_providers(policy, options, &[]).await
+}
+
+/// [`build`] with provider kinds besides the linked ones (`ProviderFactory::of::<MyConfig>("my-crate")`);
+/// load the policy with [`load_policy_with`] so it knows them.
+pub async fn build_with_providers(
+    policy: Policy,
+    options: OpenOptions,
+    providers: &[ProviderFactory],
+) -> Result<Gateway, OpenError> {
+    let fetcher = Fetcher::new(network_config(&policy)?).map_err(|e| OpenError::Network {
+        file: policy_file(&policy),
         path: String::new(),
         message: e.to_string(),
     })?;
-    build_with_fetcher(policy, options, fetcher).await
+    assemble(policy, options, fetcher, providers).await
 }
 
 /// [`build`] with a network layer of the caller's (e.g. to share one
@@ -261,13 +333,29 @@ pub async fn build_with_fetcher(
     options: OpenOptions,
     fetcher: Fetcher,
 ) -> Result<Gateway, OpenError> {
-    let file = policy
+    assemble(policy, options, fetcher, &[]).await
+}
+
+fn policy_file(policy: &Policy) -> String {
+    policy
         .origin
         .as_ref()
         .map(|p| p.display().to_string())
-        .unwrap_or_else(|| "policy".into());
+        .unwrap_or_else(|| "policy".into())
+}
+
+async fn assemble(
+    policy: Policy,
+    options: OpenOptions,
+    fetcher: Fetcher,
+    providers: &[ProviderFactory],
+) -> Result<Gateway, OpenError> {
+    let file = policy_file(&policy);
     let mut services = sgw_contract::Services::new().with_fetcher(Arc::new(fetcher.clone()));
     let mut builder = GatewayBuilder::new(policy.clone());
+    for factory in providers {
+        builder = builder.register(*factory);
+    }
     if let Some(store) = open_store(&policy, &options).await? {
         let store = Arc::new(store);
         services = services.with_store(store.clone());
@@ -286,9 +374,19 @@ pub async fn build_with_fetcher(
 
 /// Loads the policy at `path` and builds the gateway.
 pub async fn open(path: &Path, options: OpenOptions) -> Result<Gateway, OpenError> {
-    let (policy, warnings) = load_policy(path)?;
+    open_with_providers(path, options, &[]).await
+}
+
+/// [`open`] with provider kinds besides the linked ones: the policy may bind
+/// them, and the gateway builds them.
+pub async fn open_with_providers(
+    path: &Path,
+    options: OpenOptions,
+    providers: &[ProviderFactory],
+) -> Result<Gateway, OpenError> {
+    let (policy, warnings) = load_policy_with(path, providers)?;
     for w in warnings {
         tracing::info!("{}: {w}", path.display());
     }
-    build(policy, options).await
+    build_with_providers(policy, options, providers).await
 }

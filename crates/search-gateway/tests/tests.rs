@@ -1,6 +1,6 @@
 //! The facade: feature wiring and policy loading.
 
-use search_gateway::{FEATURE_KINDS, enabled_features, registered_kinds};
+use search_gateway::{ChainStep, FEATURE_KINDS, enabled_features, registered_kinds};
 
 #[test]
 fn every_enabled_feature_registers_its_kinds() {
@@ -33,19 +33,156 @@ fn every_enabled_feature_registers_its_kinds() {
 #[test]
 fn the_shipped_policies_load() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../policies");
-    // The default policy binds every provider family: it loads when all features are on.
-    let all_on = enabled_features().len() == FEATURE_KINDS.len();
-    let names: &[&str] = if all_on {
-        &["search-gateway-resilience.yaml", "default.yaml"]
-    } else {
-        &["search-gateway-resilience.yaml"]
-    };
-    for name in names {
-        let path = root.join(name);
-        if let Err(e) = search_gateway::load_policy(&path) {
-            panic!("{}: {e}", path.display());
+    let path = root.join("search-gateway-resilience.yaml");
+    if let Err(e) = search_gateway::load_policy(&path) {
+        panic!("{}: {e}", path.display());
+    }
+    // The default policy loads in every build, binding only the linked kinds.
+    let (policy, _) = search_gateway::default_policy().unwrap_or_else(|e| panic!("{e}"));
+    let kinds = registered_kinds();
+    let bound: Vec<&str> = policy
+        .providers
+        .values()
+        .flatten()
+        .map(|p| p.kind.as_str())
+        .collect();
+    assert!(bound.iter().all(|k| kinds.contains(k)), "{bound:?}");
+    for f in enabled_features() {
+        if f.feature != "search-engine" {
+            // The default binds a kind of every family but search engines
+            // other than `brave`: enabled features keep their entries.
+            assert!(
+                f.kinds.iter().any(|k| bound.contains(k)),
+                "{}: {bound:?}",
+                f.feature
+            );
         }
     }
+}
+
+/// A policy binding the first kind of every provider feature.
+fn policy_binding_every_feature(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut yaml = String::from(
+        "version: 1\nname: every-feature\nfallback_chain: [direct_official_adapter]\nproviders:\n  direct_official_adapter:\n",
+    );
+    for f in FEATURE_KINDS {
+        yaml.push_str(&format!(
+            "    - kind: {}\n      enabled: false\n",
+            f.kinds[0]
+        ));
+    }
+    let path = dir.join("every.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    path
+}
+
+#[test]
+fn a_kind_of_a_feature_this_build_lacks_names_the_feature() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = policy_binding_every_feature(dir.path());
+    let disabled: Vec<_> = FEATURE_KINDS.iter().filter(|f| !f.enabled).collect();
+    match search_gateway::load_policy(&path) {
+        Ok(_) => assert!(disabled.is_empty(), "{disabled:?} should be refused"),
+        Err(e) => {
+            assert_eq!(e.0.len(), disabled.len(), "{e}");
+            for f in disabled {
+                let message = e.to_string();
+                assert!(
+                    message.contains(&format!("Cargo feature `{}`", f.feature))
+                        && message.contains(f.krate),
+                    "{message}"
+                );
+            }
+        }
+    }
+}
+
+mod extra {
+    use search_gateway::{ChainStep, ProviderFactory};
+    use serde::Deserialize;
+    use sgw_contract::{
+        BuildContext, FactoryError, Provider, ProviderCall, ProviderConfig, ProviderError,
+        ProviderReport,
+    };
+    use std::sync::Arc;
+
+    /// A kind known only to the tests, never registered with `inventory`.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct ExtraConfig {}
+
+    struct Extra;
+
+    #[async_trait::async_trait]
+    impl Provider for Extra {
+        async fn run(&self, _call: &ProviderCall<'_>) -> Result<ProviderReport, ProviderError> {
+            Ok(ProviderReport::default())
+        }
+    }
+
+    impl ProviderConfig for ExtraConfig {
+        const KIND: &'static str = "test-extra";
+        const STEP: ChainStep = ChainStep::StructuredApiOrFeed;
+        const DESCRIPTION: &'static str = "answers nothing";
+
+        fn build(self, ctx: &BuildContext) -> Result<Arc<dyn Provider>, FactoryError> {
+            let _fetcher: Arc<search_gateway::Fetcher> = ctx.fetcher()?;
+            Ok(Arc::new(Extra))
+        }
+    }
+
+    pub fn factory(crate_name: &'static str) -> ProviderFactory {
+        ProviderFactory::of::<ExtraConfig>(crate_name)
+    }
+}
+
+#[tokio::test]
+async fn extra_provider_kinds_are_validated_and_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("extra.yaml");
+    std::fs::write(
+        &path,
+        "version: 1\nname: extra\nfallback_chain: [structured_api_or_feed]\nproviders:\n  structured_api_or_feed:\n    - kind: test-extra\n",
+    )
+    .unwrap();
+    let unknown = search_gateway::load_policy(&path).unwrap_err().to_string();
+    assert!(
+        unknown.contains("unknown provider kind `test-extra`"),
+        "{unknown}"
+    );
+    let extra = [extra::factory("extra-crate")];
+    let options = search_gateway::OpenOptions {
+        store: None,
+        no_store: true,
+    };
+    let gateway = search_gateway::open_with_providers(&path, options, &extra)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        gateway.chain(),
+        vec![(
+            ChainStep::StructuredApiOrFeed,
+            vec!["test-extra".to_string()]
+        )]
+    );
+}
+
+#[test]
+fn a_kind_from_two_crates_is_refused_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = policy_binding_every_feature(dir.path());
+    let twice = [extra::factory("crate-one"), extra::factory("crate-two")];
+    let err = search_gateway::load_policy_with(&path, &twice)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`test-extra` is registered twice")
+            && err.contains("`crate-one`")
+            && err.contains("`crate-two`"),
+        "{err}"
+    );
+    let dup = search_gateway::registry(&twice).unwrap_err();
+    assert_eq!((dup.first, dup.second), ("crate-one", "crate-two"));
 }
 
 #[test]
