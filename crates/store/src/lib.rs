@@ -1,16 +1,21 @@
 #![doc = include_str!("../README.md")]
 
+mod cache;
 mod db;
 mod error;
+mod evidence;
 mod model;
-mod sink;
+mod requests;
 mod store;
+mod suspensions;
 
+pub use cache::{CacheCursor, CachePage};
 pub use db::Backend;
 pub use error::StoreError;
+pub use evidence::{MAX_SCREENSHOT_BYTES, MAX_TEXT_BYTES};
 pub use model::{
     BlockedUrl, CacheEntry, CacheEntrySummary, CacheFilter, CacheLookup, GateType, HumanRequest,
     NewHumanRequest, PurgeReport, RequestStatus, Screenshot, StalenessRules, StoreStats,
     StoredEvidence, Submission, TopicStats, is_evidence_id, new_evidence_id, new_request_id,
 };
-pub use store::{CacheCursor, CachePage, MAX_SCREENSHOT_BYTES, MAX_TEXT_BYTES, Store};
+pub use store::Store;

@@ -1,29 +1,11 @@
-//! The orchestrator's view of the store: where used evidence goes, and where
-//! provider suspensions outlive the process.
+//! Provider and host suspensions kept beyond the process: the
+//! orchestrator's [`SuspensionLedger`], so a CAPTCHA'd engine also rests
+//! across separate runs and across processes sharing the store.
 
 use crate::Store;
 use crate::db::args;
 use crate::error::StoreError;
-use sgw_contract::{
-    CacheKey, Evidence, EvidenceSink, SearchResult, StorageError, SuspensionLedger,
-    SuspensionRecord,
-};
-
-#[async_trait::async_trait]
-impl EvidenceSink for Store {
-    /// [`Store::persist_result`] at the current time, in one transaction.
-    async fn persist(
-        &self,
-        key: &CacheKey,
-        result: &SearchResult,
-        used: &[Evidence],
-    ) -> Result<(), StorageError> {
-        self.persist_result(key, result, used, jiff::Timestamp::now())
-            .await
-            .map(|_| ())
-            .map_err(StorageError::from)
-    }
-}
+use sgw_contract::{StorageError, SuspensionLedger, SuspensionRecord};
 
 impl Store {
     /// Suspensions still running at `now`.
