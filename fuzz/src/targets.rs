@@ -558,15 +558,15 @@ fn research_code(root: &Path, args: &[&str], stdin: &[u8]) -> u8 {
 fn research_io(root: &Path, args: &[&str], stdin: &[u8]) -> (u8, String) {
     let mut input = stdin;
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut io = sgw_research::cli::Io {
+    let mut io = sgw_cli::research::Io {
         stdin: &mut input,
         stdout: &mut out,
         stderr: &mut err,
     };
     let now: jiff::Timestamp = "2026-05-01T10:00:00Z".parse().expect("fixed time");
-    let env = sgw_research::cli::Env::fixed(root, now);
+    let env = sgw_cli::research::Env::fixed(root, now);
     let argv = std::iter::once("research").chain(args.iter().copied());
-    let code = sgw_research::cli::run(argv, &env, &mut io);
+    let code = sgw_cli::research::run(argv, &env, &mut io);
     (code, String::from_utf8_lossy(&out).into_owned())
 }
 

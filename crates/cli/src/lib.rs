@@ -14,14 +14,19 @@
 //!   ```
 //!
 //! * [`research_main`] runs the `research` CLI (the research session store)
-//!   with the search gateway behind `search`, `extract` and `gates --resolve`.
+//!   with the search gateway behind `search`, `extract` and `gates --resolve`;
+//!   [`research::run`] runs one invocation in-process (arguments, environment
+//!   and streams as parameters), as the tests and the fuzzer do.
+//!
+//! The crate holds argument parsing, output and exit codes ([`exit`]: the one
+//! mapping from library errors to codes); the work is done by the libraries.
 //!
 //! Exit codes (both tools): 0 ok, 1 usage, 2 operational / not found, 3 I/O / store.
 
 mod cmd;
-mod exit;
+pub mod exit;
 mod progress;
-mod research;
+pub mod research;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -118,7 +123,7 @@ pub fn research_main() -> ExitCode {
     sgw_extract::worker_hook();
     progress::init_tracing(0);
     let code = match sgw_research::gateway_backend::GatewayBackend::new() {
-        Ok(backend) => sgw_research::cli::main_with(Some(&research::SpinningGateway(backend))),
+        Ok(backend) => research::main_with(Some(&research::gateway::SpinningGateway(backend))),
         Err(e) => {
             eprintln!("research: error: cannot start the gateway runtime: {e}");
             3

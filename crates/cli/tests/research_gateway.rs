@@ -542,18 +542,18 @@ fn without_a_gateway_the_verbs_say_so() {
     let r = root.path();
     let id = new_session(r, "What is a ULID?");
     ok(r, &["plan", &id, "--add", "How is a ULID laid out?"]);
-    let env = sgw_research::cli::Env::fixed(r, sgw_research::cli::Env::from_process().now);
+    let env = sgw_cli::research::Env::fixed(r, sgw_cli::research::Env::from_process().now);
     for args in [
         vec!["research", "search", id.as_str(), "--sub-question", "sq-1"],
         vec!["research", "extract", id.as_str(), "--sub-question", "sq-1"],
     ] {
         let (mut stdin, mut stdout, mut stderr) = (std::io::empty(), Vec::new(), Vec::new());
-        let mut io = sgw_research::cli::Io {
+        let mut io = sgw_cli::research::Io {
             stdin: &mut stdin,
             stdout: &mut stdout,
             stderr: &mut stderr,
         };
-        assert_eq!(sgw_research::cli::run(&args, &env, &mut io), 2, "{args:?}");
+        assert_eq!(sgw_cli::research::run(&args, &env, &mut io), 2, "{args:?}");
         let err = String::from_utf8(stderr).unwrap();
         assert!(err.contains("this build has no gateway"), "{err}");
     }

@@ -11,10 +11,10 @@
 //! the seams in [`crate::gateway`] (`record_search`, `record_extractions`,
 //! `resolve_gate`) and so through the store's chokepoint.
 
-use crate::error::Error;
 use crate::gateway::{EvidenceTexts, Extraction, SearchOutcome, SearchRequest};
 use crate::model::Source;
 use serde::Serialize;
+use sgw_contract::StorageErrorKind;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -28,41 +28,33 @@ pub struct GatewayOptions {
     pub store: Option<String>,
 }
 
-/// A backend failure, classified for the exit code.
+/// A backend failure, by kind.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BackendError {
-    /// Exit 1: the caller's input is at fault (bad policy file, bad `--file`, bad URL).
+    /// The caller's input is at fault (bad policy file, bad `--file`, bad URL).
     #[error("{0}")]
     Usage(String),
-    /// Exit 2: the gateway could not do it (fetch refused, nothing to read, no request).
+    /// The gateway could not do it (fetch refused, nothing to read, no request).
     #[error("{0}")]
     Operational(String),
-    /// Exit 3: the evidence store or a local file could not be read or written.
+    /// The gateway's evidence store failed; `kind` is the store's own classification.
+    #[error("{message}")]
+    Store {
+        kind: StorageErrorKind,
+        message: String,
+    },
+    /// A local file could not be read or written.
     #[error("{0}")]
     Io(String),
 }
 
-impl From<BackendError> for Error {
-    fn from(e: BackendError) -> Error {
-        match e {
-            BackendError::Usage(m) => Error::Usage(m),
-            BackendError::Operational(m) => Error::Operational(m),
-            BackendError::Io(m) => Error::Io {
-                action: "gateway I/O failed at",
-                path: PathBuf::from("<gateway>"),
-                source: std::io::Error::other(m),
-            },
-        }
-    }
-}
-
 impl BackendError {
-    /// The exit code this failure maps to (1 usage, 2 operational, 3 I/O).
-    pub fn exit_code(&self) -> u8 {
+    /// Whether trying again unchanged could help (a busy or unreachable store).
+    pub fn is_temporary(&self) -> bool {
         match self {
-            BackendError::Usage(_) => 1,
-            BackendError::Operational(_) => 2,
-            BackendError::Io(_) => 3,
+            BackendError::Store { kind, .. } => kind.is_temporary(),
+            BackendError::Io(_) => true,
+            BackendError::Usage(_) | BackendError::Operational(_) => false,
         }
     }
 }

@@ -1,23 +1,24 @@
-//! One error type for the whole crate; every variant knows its exit code.
+//! One error type for the whole crate. Its variants are kinds a caller can act
+//! on; the `research` CLI (crate `sgw-cli`) maps them to exit codes.
 
 use std::path::{Path, PathBuf};
 
-/// What went wrong, and which exit code (0 ok, 1 usage, 2 operational, 3 I/O) it maps to.
+/// What went wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Exit 1: bad or missing arguments, bad enum value, invalid session id, invalid input record.
+    /// Bad or missing arguments, bad enum value, invalid session id, invalid input record.
     #[error("{0}")]
     Usage(String),
-    /// Exit 2: the session (or gate, or sub-question) does not exist.
+    /// The session (or gate, or sub-question) does not exist.
     #[error("{0}")]
     NotFound(String),
-    /// Exit 2: a session file exists but is not a valid artifact. Names the file.
+    /// A session file exists but is not a valid artifact. Names the file.
     #[error("malformed session file {}: {reason}", path.display())]
     Malformed { path: PathBuf, reason: String },
-    /// Exit 2: the request was well formed but cannot be carried out in the session's state.
+    /// The request was well formed but cannot be carried out in the session's state.
     #[error("{0}")]
     Operational(String),
-    /// Exit 3: a disk read, write, mkdir, lock or delete failed.
+    /// A disk read, write, mkdir, lock or delete failed.
     #[error("{action} {}: {source}", path.display())]
     Io {
         action: &'static str,
@@ -25,24 +26,23 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// The gateway (a [`crate::Backend`]) failed; the error says how.
+    #[error(transparent)]
+    Gateway(#[from] crate::backend::BackendError),
 }
 
 impl Error {
-    /// The process exit code this error maps to (the seed's table).
-    pub fn exit_code(&self) -> u8 {
+    /// Whether trying again unchanged could help (only I/O failures may be transient).
+    pub fn is_temporary(&self) -> bool {
         match self {
-            Error::Usage(_) => 1,
-            Error::NotFound(_) | Error::Malformed { .. } | Error::Operational(_) => 2,
-            Error::Io { .. } => 3,
+            Error::Io { .. } => true,
+            Error::Gateway(e) => e.is_temporary(),
+            _ => false,
         }
     }
 
-    /// Whether trying again unchanged could help (only I/O failures may be transient).
-    pub fn is_temporary(&self) -> bool {
-        matches!(self, Error::Io { .. })
-    }
-
-    pub(crate) fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
+    /// A failed disk operation: `action` (`cannot read`, …) on `path`.
+    pub fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             action,
             path: path.to_path_buf(),

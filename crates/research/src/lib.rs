@@ -1,7 +1,6 @@
 #![doc = include_str!("../README.md")]
 
 pub mod backend;
-pub mod cli;
 mod error;
 pub mod format;
 pub mod gateway;

@@ -13,9 +13,9 @@ pub const SCHEMA_VERSION: u32 = 1;
 macro_rules! spelled_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $text)] #[value(name = $text)] $variant),+
+            $($(#[$vmeta])* #[serde(rename = $text)] $variant),+
         }
         impl $name {
             /// Every value, in declaration order.
@@ -30,7 +30,31 @@ macro_rules! spelled_enum {
                 f.write_str(self.as_str())
             }
         }
+        impl std::str::FromStr for $name {
+            type Err = UnknownSpelling;
+            /// The value spelled `text` exactly as on disk.
+            fn from_str(text: &str) -> Result<$name, UnknownSpelling> {
+                $name::ALL
+                    .iter()
+                    .copied()
+                    .find(|v| v.as_str() == text)
+                    .ok_or_else(|| UnknownSpelling {
+                        what: stringify!($name),
+                        text: text.to_string(),
+                    })
+            }
+        }
     };
+}
+
+/// A text that spells none of an enum's values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{text}` is not a {what}")]
+pub struct UnknownSpelling {
+    /// The enum's name (`Mode`, `Status`, …).
+    pub what: &'static str,
+    /// The text given.
+    pub text: String,
 }
 
 spelled_enum! {

@@ -6,7 +6,7 @@
 //! policy (`--policy`, default the built-in one).
 
 use crate::exit::{CliError, CliResult};
-use search_gateway::store::{CacheEntrySummary, CacheFilter, CacheLookup, Store, StoreError};
+use search_gateway::store::{CacheEntrySummary, CacheFilter, CacheLookup, Store};
 use search_gateway::{CacheKey, Policy};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,32 +41,9 @@ impl StoreArgs {
             store: self.store.clone(),
             no_store: false,
         };
-        match search_gateway::open_store(policy, &options).await {
-            Ok(Some(store)) => Ok(store),
-            Ok(None) => Err(CliError::Usage("no evidence store configured".into())),
-            Err(search_gateway::OpenError::Store(e)) => Err(store_error(e)),
-            Err(e) if e.is_usage() => Err(CliError::Usage(e.to_string())),
-            Err(e) => Err(CliError::Io(e.to_string())),
-        }
-    }
-}
-
-/// Maps a store error to its exit code: bad ids and locations are usage
-/// errors (1), missing records and wrong states operational (2), the rest I/O (3).
-pub fn store_error(e: StoreError) -> CliError {
-    match &e {
-        StoreError::InvalidId { .. }
-        | StoreError::UnsupportedScheme { .. }
-        | StoreError::Invalid { .. } => CliError::Usage(e.to_string()),
-        StoreError::NotFound { .. } | StoreError::InvalidState { .. } => {
-            CliError::Operational(e.to_string())
-        }
-        StoreError::Open { source, .. }
-            if matches!(**source, StoreError::UnsupportedScheme { .. }) =>
-        {
-            CliError::Usage(e.to_string())
-        }
-        _ => CliError::Io(e.to_string()),
+        search_gateway::open_store(policy, &options)
+            .await?
+            .ok_or_else(|| CliError::Usage("no evidence store configured".into()))
     }
 }
 
@@ -274,7 +251,7 @@ pub async fn run(args: Args) -> CliResult {
                 let page = store
                     .list_page(f.as_ref(), now, after.as_ref(), LIST_PAGE)
                     .await
-                    .map_err(store_error)?;
+                    .map_err(CliError::from)?;
                 if json {
                     print_json_page(&page.entries, first, page.next.is_none())?;
                 } else if first || !page.entries.is_empty() {
@@ -299,7 +276,7 @@ pub async fn run(args: Args) -> CliResult {
                     store
                         .list(None, now)
                         .await
-                        .map_err(store_error)?
+                        .map_err(CliError::from)?
                         .into_iter()
                         .map(|e| e.key)
                         .filter(|k| k.normalized_query == wanted)
@@ -309,7 +286,7 @@ pub async fn run(args: Args) -> CliResult {
             };
             let mut shown = Vec::new();
             for key in keys {
-                match store.lookup(&key, now).await.map_err(store_error)? {
+                match store.lookup(&key, now).await.map_err(CliError::from)? {
                     CacheLookup::Fresh(e) => shown.push((e, false)),
                     CacheLookup::Stale(e) => shown.push((e, true)),
                     CacheLookup::Miss => {}
@@ -353,7 +330,7 @@ pub async fn run(args: Args) -> CliResult {
             Ok(ExitCode::SUCCESS)
         }
         CacheCommand::Stats => {
-            let stats = store.stats(now).await.map_err(store_error)?;
+            let stats = store.stats(now).await.map_err(CliError::from)?;
             if json {
                 print_json(&stats)?;
             } else {
@@ -387,7 +364,7 @@ pub async fn run(args: Args) -> CliResult {
                 return Err(CliError::Usage("a purge needs a filter".into()));
             };
             if dry_run {
-                let entries = store.list(Some(&f), now).await.map_err(store_error)?;
+                let entries = store.list(Some(&f), now).await.map_err(CliError::from)?;
                 if json {
                     print_json(
                         &serde_json::json!({"dry_run": true, "cache_entries": entries.len(), "entries": entries}),
@@ -402,7 +379,7 @@ pub async fn run(args: Args) -> CliResult {
                 }
                 return Ok(ExitCode::SUCCESS);
             }
-            let report = store.purge(&f, now).await.map_err(store_error)?;
+            let report = store.purge(&f, now).await.map_err(CliError::from)?;
             if json {
                 print_json(&report)?;
             } else {

@@ -9,11 +9,11 @@
 //! resolves the request and caches it for the request's key, so the next
 //! identical query answers from the cache. A bad input changes nothing.
 
-use crate::cmd::cache::{StoreArgs, print_json, store_error};
+use crate::cmd::cache::{StoreArgs, print_json};
 use crate::exit::{CliError, CliResult};
 use search_gateway::extract::Url;
 use search_gateway::store::{HumanRequest, RequestStatus};
-use sgw_provider_human_intake::ingest::{self, IngestError, Input};
+use sgw_provider_human_intake::ingest::{self, Input};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -74,7 +74,7 @@ pub async fn run(args: Args) -> CliResult {
                 .transpose()
                 .map_err(|e| CliError::Usage(e.to_string()))?;
             let store = args.common.open(&policy).await?;
-            let requests = store.list_requests(status).await.map_err(store_error)?;
+            let requests = store.list_requests(status).await.map_err(CliError::from)?;
             if json {
                 print_json(&requests)?;
             } else if requests.is_empty() {
@@ -99,7 +99,7 @@ pub async fn run(args: Args) -> CliResult {
                 let r = store
                     .get_request(&id)
                     .await
-                    .map_err(store_error)?
+                    .map_err(CliError::from)?
                     .ok_or_else(|| CliError::Operational(format!("request `{id}` not found")))?;
                 if json {
                     print_json(&r)?;
@@ -110,9 +110,9 @@ pub async fn run(args: Args) -> CliResult {
                 let e = store
                     .get_evidence(&id)
                     .await
-                    .map_err(store_error)?
+                    .map_err(CliError::from)?
                     .ok_or_else(|| CliError::Operational(format!("evidence `{id}` not found")))?;
-                let shots = store.screenshots(&id).await.map_err(store_error)?;
+                let shots = store.screenshots(&id).await.map_err(CliError::from)?;
                 if json {
                     print_json(&serde_json::json!({"evidence": e, "screenshots": shots}))?;
                 } else {
@@ -155,13 +155,13 @@ pub async fn run(args: Args) -> CliResult {
             let source_url = source_url
                 .map(|u| ingest::http_url(&u, "--source-url"))
                 .transpose()
-                .map_err(cli_error)?;
+                .map_err(CliError::from)?;
             let store = args.common.open(&policy).await?;
             // The request must exist and be open before anything is read.
             let request = store
                 .get_request(&request_id)
                 .await
-                .map_err(store_error)?
+                .map_err(CliError::from)?
                 .ok_or_else(|| {
                     CliError::Operational(format!("request `{request_id}` not found"))
                 })?;
@@ -178,7 +178,9 @@ pub async fn run(args: Args) -> CliResult {
             };
             let input = match (file, url) {
                 (Some(path), _) => Input::File(path),
-                (None, Some(u)) => Input::Url(ingest::http_url(&u, "--url").map_err(cli_error)?),
+                (None, Some(u)) => {
+                    Input::Url(ingest::http_url(&u, "--url").map_err(CliError::from)?)
+                }
                 (None, None) => Input::Text(text.clone().unwrap_or_default()),
             };
             let mut options = ingest::Options::new(request.query.clone());
@@ -205,12 +207,12 @@ pub async fn run(args: Args) -> CliResult {
                 search_gateway::Fetcher::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
             let submission = ingest::ingest(&input, &fetcher, &options)
                 .await
-                .map_err(cli_error)?;
+                .map_err(CliError::from)?;
             let evidence = submission.evidence.clone();
             let resolved = store
                 .resolve_request(&request_id, submission, jiff::Timestamp::now())
                 .await
-                .map_err(store_error)?;
+                .map_err(CliError::from)?;
             let evidence_id = resolved.evidence_id.clone().unwrap_or_default();
             if json {
                 print_json(&serde_json::json!({
@@ -291,17 +293,8 @@ fn render_request(r: &HumanRequest) -> String {
     out
 }
 
-/// Maps an ingestion error to its exit code (1 usage, 2 operational, 3 I/O).
-fn cli_error(e: IngestError) -> CliError {
-    match e {
-        IngestError::Usage(m) => CliError::Usage(m),
-        e @ IngestError::Operational { .. } => CliError::Operational(e.to_string()),
-        IngestError::Io(m) => CliError::Io(m),
-    }
-}
-
 fn read_stdin() -> Result<String, CliError> {
-    let buf = ingest::read_stdin(MAX_SUBMIT_BYTES).map_err(cli_error)?;
+    let buf = ingest::read_stdin(MAX_SUBMIT_BYTES).map_err(CliError::from)?;
     String::from_utf8(buf)
         .map_err(|e| CliError::Usage(format!("standard input: not UTF-8 text: {e}")))
 }

@@ -96,13 +96,7 @@ pub async fn run(args: Args) -> CliResult {
             search_gateway::build(policy, options).await
         }
     }
-    .map_err(|e| {
-        if e.is_usage() {
-            CliError::Usage(e.to_string())
-        } else {
-            CliError::Io(e.to_string())
-        }
-    })?;
+    .map_err(CliError::from)?;
     let spinner = crate::progress::spinner(format!("searching: {}", request.query));
     let result = gateway.search(&request).await;
     spinner.finish_and_clear();

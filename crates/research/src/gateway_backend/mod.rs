@@ -61,11 +61,20 @@ impl GatewayBackend {
     }
 }
 
+/// A gateway that could not be opened: the store's failure keeps its kind; any
+/// other cause is the policy, the caller's input.
 fn open_error(e: search_gateway::OpenError) -> BackendError {
-    if e.is_usage() {
-        BackendError::Usage(e.to_string())
-    } else {
-        BackendError::Io(e.to_string())
+    match e {
+        search_gateway::OpenError::Store(e) => store_error(e),
+        e => BackendError::Usage(e.to_string()),
+    }
+}
+
+/// An evidence-store failure with the store's own kind.
+fn store_error(e: sgw_store::StoreError) -> BackendError {
+    BackendError::Store {
+        kind: e.kind(),
+        message: format!("evidence store: {e}"),
     }
 }
 
@@ -95,8 +104,8 @@ async fn open_gateway(options: &GatewayOptions) -> Result<Gateway, BackendError>
 async fn open_store(options: &GatewayOptions, policy: &Policy) -> Result<Store, BackendError> {
     search_gateway::open_store(policy, &open_options(options))
         .await
-        .map_err(|e| BackendError::Io(e.to_string()))?
-        .ok_or_else(|| BackendError::Io("evidence store: none configured".into()))
+        .map_err(open_error)?
+        .ok_or_else(|| BackendError::Usage("no evidence store configured".into()))
 }
 
 impl Backend for GatewayBackend {
@@ -129,10 +138,7 @@ impl Backend for GatewayBackend {
                 if out.contains_key(id) || !sgw_store::is_evidence_id(id) {
                     continue;
                 }
-                let found = store
-                    .get_evidence(id)
-                    .await
-                    .map_err(|e| BackendError::Io(format!("evidence {id}: {e}")))?;
+                let found = store.get_evidence(id).await.map_err(store_error)?;
                 if let Some(record) = found {
                     out.insert(id.clone(), record.evidence.text);
                 }
@@ -326,13 +332,12 @@ async fn submit(
     let query = sgw_contract::SearchRequest::new(gate.query.to_string());
     let key = CacheKey::new(&query, &Planner::new(&policy).topic(&query));
     let store = open_store(options, &policy).await?;
-    let io = |e: sgw_store::StoreError| BackendError::Io(format!("evidence store: {e}"));
     let now = gate.now;
     // Reuse the gateway's open request for this URL (or this query), else open one.
     let open = store
         .list_requests(Some(RequestStatus::Open))
         .await
-        .map_err(io)?;
+        .map_err(store_error)?;
     let existing = open
         .iter()
         .find(|r| r.blocked.iter().any(|b| b.url == gate.url))
@@ -356,14 +361,14 @@ async fn submit(
                     now,
                 )
                 .await
-                .map_err(io)?
+                .map_err(store_error)?
                 .id
         }
     };
     let resolved = store
         .resolve_request(&request_id, submission, now)
         .await
-        .map_err(io)?;
+        .map_err(store_error)?;
     store.close().await;
     let evidence_id = resolved.evidence_id.ok_or_else(|| {
         BackendError::Io(format!(

@@ -792,7 +792,7 @@ fn paths_reports_real_directories() {
         dir("sessionsDir"),
         r.path().join(".cache/research/sessions")
     );
-    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../research");
     for name in ["searcher.md", "extractor.md"] {
         assert_eq!(
             fs::read(dir("briefsDir").join(name)).unwrap(),

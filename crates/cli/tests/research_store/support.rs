@@ -1,8 +1,19 @@
 //! Shared helpers: an in-process `research` runner against a temp root.
 
 use jiff::Timestamp;
-use sgw_research::cli::{Env, Io, run};
+use sgw_cli::research::{Env, Io, run};
 use std::path::{Path, PathBuf};
+
+/// The exit code the `research` CLI gives a library error.
+pub trait ExitCodeOf {
+    fn exit_code(&self) -> u8;
+}
+
+impl ExitCodeOf for sgw_research::Error {
+    fn exit_code(&self) -> u8 {
+        sgw_cli::exit::research_exit_code(self)
+    }
+}
 
 pub struct Out {
     pub code: u8,

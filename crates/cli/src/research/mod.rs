@@ -1,29 +1,45 @@
-//! The `research` command line: argument parsing, verb routing, and the only place
-//! where errors become exit codes (0 ok, 1 usage, 2 operational, 3 I/O).
+//! The `research` command line: argument parsing, verb routing and output over
+//! the session store `sgw-research`; errors become exit codes (0 ok, 1 usage,
+//! 2 operational, 3 I/O) in [`crate::exit`].
 //!
 //! [`run`] takes everything it touches as parameters — arguments, an [`Env`] (root and
 //! clock) and an [`Io`] (stdin, stdout, stderr) — so tests drive it in-process.
 //! [`run_with`] also takes the gateway ([`Backend`]) behind `search`, `extract` and
 //! `gates --resolve`; without one those verbs exit 2 ("this build has no gateway").
 
-use crate::backend::{Backend, EvidenceInput, ExtractRequest, GateEvidence, GatewayOptions};
-use crate::error::{Error, Result};
-use crate::gateway::{
-    Extraction, KeptSource, SearchOutcome, SubQuestionSearch, record_extractions, record_search,
-    resolve_gate, search_sub_question,
-};
-use crate::model::*;
-use crate::ops::{self, NewSession, PruneFilter};
-use crate::promote::{self, Promotion};
-use crate::store::{Reference, Store};
-use crate::{format, reference, root, validate};
+pub mod gateway;
+
+use crate::exit::research_exit_code;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jiff::Timestamp;
 use serde_json::json;
+use sgw_research::model::*;
+use sgw_research::ops::{self, NewSession, PruneFilter};
+use sgw_research::promote::{self, Promotion};
+use sgw_research::store::{Reference, Store};
+use sgw_research::{
+    Backend, Error, EvidenceInput, ExtractRequest, GateEvidence, GatewayOptions, Result,
+};
+use sgw_research::{
+    Extraction, KeptSource, SearchOutcome, SubQuestionSearch, record_extractions, record_search,
+    resolve_gate, search_sub_question,
+};
+use sgw_research::{format, reference, root, validate};
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::PathBuf;
+
+/// A parser for one of the session store's spelled enums: its on-disk
+/// spellings are the possible values (listed in help and in errors).
+fn spelled<T>(all: &'static [T], spell: fn(T) -> &'static str) -> impl TypedValueParser<Value = T>
+where
+    T: Copy + Send + Sync + std::str::FromStr + 'static,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(all.iter().map(move |v| spell(*v))).try_map(|s| s.parse::<T>())
+}
 
 /// Where the repo root comes from, and what time it is.
 #[derive(Debug, Clone)]
@@ -177,19 +193,19 @@ struct ExtractArgs {
 #[derive(Debug, Args)]
 struct RunArgs {
     /// light (0 rounds, no verify), normal (1 round, central-3vote), deep (3 rounds, diverse-lens-3vote).
-    #[arg(long)]
+    #[arg(long, value_parser = spelled(Mode::ALL, Mode::as_str))]
     mode: Mode,
     /// The research question.
     #[arg(long)]
     question: String,
     /// Human-gate posture recorded in the manifest.
-    #[arg(long, default_value = "worker")]
+    #[arg(long, default_value = "worker", value_parser = spelled(GatePolicy::ALL, GatePolicy::as_str))]
     gate: GatePolicy,
     /// Clarified intent, recorded on the manifest.
     #[arg(long)]
     intent: Option<String>,
     /// Synthesis render target.
-    #[arg(long, default_value = "shortAnswer")]
+    #[arg(long, default_value = "shortAnswer", value_parser = spelled(OutputKind::ALL, OutputKind::as_str))]
     output: OutputKind,
     /// Validate and print without persisting.
     #[arg(long)]
@@ -199,7 +215,7 @@ struct RunArgs {
 #[derive(Debug, Args)]
 struct ListArgs {
     /// Only sessions with this status.
-    #[arg(long)]
+    #[arg(long, value_parser = spelled(Status::ALL, Status::as_str))]
     status: Option<Status>,
     /// Every session, not just the 20 most recent.
     #[arg(long)]
@@ -265,7 +281,7 @@ struct PruneArgs {
     #[arg(long, value_name = "DAYS")]
     older_than: Option<String>,
     /// Sessions with this status.
-    #[arg(long)]
+    #[arg(long, value_parser = spelled(Status::ALL, Status::as_str))]
     status: Option<Status>,
     /// Preview; delete nothing.
     #[arg(long)]
@@ -317,12 +333,8 @@ struct PathsArgs {
     json: bool,
 }
 
-/// The binary's entry point: the process's arguments, environment and streams.
-pub fn main() -> u8 {
-    main_with(None)
-}
-
-/// Like [`main`], with the gateway behind `search`, `extract` and `gates --resolve`.
+/// The binary's entry point: the process's arguments, environment and streams,
+/// with `backend` as the gateway behind `search`, `extract` and `gates --resolve`.
 pub fn main_with(backend: Option<&dyn Backend>) -> u8 {
     let stdin = std::io::stdin();
     let mut stdin = stdin.lock();
@@ -379,7 +391,7 @@ where
                 "research: error: {}",
                 sgw_safeio::terminal_safe(&err.to_string())
             );
-            err.exit_code()
+            research_exit_code(&err)
         }
     }
 }
@@ -549,7 +561,7 @@ fn cmd_gates(
             }
         }
         emit(io, rows)?;
-        return Ok(broken.map_or(0, |e| e.exit_code()));
+        return Ok(broken.map_or(0, |e| research_exit_code(&e)));
     }
     if let Some(id) = a.retry {
         session_id(&id)?;
