@@ -325,3 +325,48 @@ fn trailing_related_heading_and_ui_labels_are_dropped() {
     assert!(t.ends_with("something from it."), "{t}");
     assert!(!t.contains("Ähnliche") && !t.contains("Teilen"), "{t}");
 }
+
+#[test]
+fn picture_credits_counters_and_see_also_lines_go() {
+    let page = format!(
+        "<html lang='de'><body><article><h1>Headline</h1>{}\
+         <p>Titelbild: Geyres Christophe/ABACA/picture-alliance</p>\
+         <p>(Credit: Clayton Aldern / Grist)</p>\
+         <div>Aufrufe: 1120 | Hinzugefügt von: Posh</div>\
+         <p>Read more: Looted colonial art: Germany to set up new contact office</p>\
+         <p>Lesen Sie auch die folgenden Beiträge:</p>\
+         <p>PUEDES VER: ¿Qué es la Sunedu?</p>\
+         <p>Weiterlesen...</p>\
+         <h3>Inhaltsverzeichnis</h3>\
+         <p>Kontakt:</p>\
+         {}</article></body></html>",
+        (1..=3).map(|n| para("Body", n)).collect::<String>(),
+        (4..=5).map(|n| para("Body", n)).collect::<String>()
+    );
+    let t = text_of(&page);
+    assert!(t.contains("Body paragraph 1"), "{t}");
+    assert!(t.contains("Body paragraph 5"), "{t}");
+    for gone in [
+        "Titelbild",
+        "Clayton Aldern",
+        "Aufrufe",
+        "Read more",
+        "folgenden Beiträge",
+        "PUEDES VER",
+        "Weiterlesen",
+        "Inhaltsverzeichnis",
+        "Kontakt",
+    ] {
+        assert!(!t.contains(gone), "{gone} in {t}");
+    }
+    // Sentences that only start with such words stay.
+    let page = format!(
+        "<html lang='de'><body><article><h1>Headline</h1>{}\
+         <p>Bilder sagen mehr als Worte, sagte sie, und zeigte auf die Wand.</p>\
+         <p>Weiterlesen lohnt sich, denn das Ende überrascht alle Leser.</p></article></body></html>",
+        (1..=3).map(|n| para("Body", n)).collect::<String>()
+    );
+    let t = text_of(&page);
+    assert!(t.contains("Bilder sagen mehr als Worte"), "{t}");
+    assert!(t.contains("Weiterlesen lohnt sich"), "{t}");
+}

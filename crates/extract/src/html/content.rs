@@ -848,6 +848,34 @@ fn is_dateline(text: &str) -> bool {
         <= 1
 }
 
+/// A picture credit ("Titelbild: Name/Agentur", "(Credit: Name / Grist)",
+/// "Crédits photos : …") or a view counter ("Aufrufe: 1120 | …") on a line of
+/// its own.
+fn is_credit_or_counter(text: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)^\s*\(?\s*(?:titelbild|beitragsbild|bild|bilder|bildquelle|bildnachweis|foto|fotos|fotoquelle|fotonachweis|photo|photos|photo credits?|credits?|image|image credits?|crédits? photos?|crédit photo|aufrufe|zugriffe|views)\s*:",
+        )
+        .unwrap()
+    })
+    .is_match(text)
+}
+
+/// A pointer to other pages on a line of its own, in several languages:
+/// "Read more: <headline>", "Lesen Sie auch die folgenden Beiträge:",
+/// "À lire aussi » …", "PUEDES VER: …", "Weiterlesen…".
+fn is_see_also(text: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)^\s*(?:(?:read more|read also|also read|see also|auch lesen|lesen sie auch|lies auch|mehr zum thema|mehr themen|zum weiterlesen|weitere beiträge|weitere artikel|schon gelesen|das könnte (?:sie|dich) auch interessieren|à lire aussi|lire aussi|leggi anche|lee también|ver también|puedes ver)\b|(?:weiterlesen|mire)\s*(?::|\.\.\.|…|$))",
+        )
+        .unwrap()
+    })
+    .is_match(text)
+}
+
 /// Short standalone lines that are interface labels, not content.
 fn is_label(text: &str) -> bool {
     let t = text
@@ -971,6 +999,16 @@ fn is_label(text: &str) -> bool {
                 | "leggi anche"
                 | "articoli correlati"
                 | "commenti"
+                // Labels left alone when what they label went
+                | "kontakt"
+                | "contact"
+                | "von"
+                | "autor"
+                | "author"
+                | "inhaltsverzeichnis"
+                | "table of contents"
+                | "weitere informationen"
+                | "more information"
         )
 }
 
@@ -1148,6 +1186,19 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
                 )
                 && st[id as usize].len < 120
                 && is_dateline(&subtree_text(dom, id))
+            {
+                continue;
+            }
+            if node.tag.is_block()
+                && !node.tag.is_heading()
+                && st[id as usize].len < 150
+                && is_credit_or_counter(&subtree_text(dom, id))
+            {
+                continue;
+            }
+            if node.tag.is_block()
+                && st[id as usize].len < 200
+                && is_see_also(&subtree_text(dom, id))
             {
                 continue;
             }
