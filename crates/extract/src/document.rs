@@ -1,7 +1,9 @@
 //! The entry point: sniff the kind of bytes, extract, and hand out a [`Document`].
 
 use crate::error::ExtractError;
-use crate::{decode, feed, html, pdf};
+#[cfg(feature = "feed")]
+use crate::feed;
+use crate::{decode, html, pdf};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
@@ -225,8 +227,14 @@ pub fn extract(
                 encoding: enc.name().to_string(),
             })
         }
+        #[cfg(feature = "feed")]
         DocumentKind::Feed => feed::extract_feed(bytes, url)
             .map_err(|reason| ExtractError::Feed { url: url_s, reason }),
+        #[cfg(not(feature = "feed"))]
+        DocumentKind::Feed => Err(ExtractError::Unsupported {
+            url: url_s,
+            what: "a feed (this build of sgw-extract has no `feed` feature)".into(),
+        }),
         DocumentKind::Pdf => pdf::extract_pdf(bytes, url),
         DocumentKind::Text | DocumentKind::Markdown | DocumentKind::Json => {
             let (text, enc) = decode::decode_html(bytes, charset);

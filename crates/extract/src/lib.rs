@@ -12,6 +12,7 @@ mod date;
 mod decode;
 mod document;
 mod error;
+#[cfg(feature = "feed")]
 mod feed;
 mod fields;
 pub mod html;

@@ -3,6 +3,7 @@
 mod charset;
 mod content;
 mod dates;
+#[cfg(feature = "feed")]
 mod feeds;
 mod fields;
 mod metadata;

@@ -339,12 +339,18 @@ impl Fetcher {
         guard: &Arc<Guard>,
         tls: bool,
     ) -> Result<reqwest::Client, String> {
-        let mut builder = reqwest::Client::builder();
-        if !tls {
-            // Plain HTTP only: an empty root store instead of the system's (an
-            // `https` URL never reaches this client).
-            builder = builder.tls_certs_only(Vec::<reqwest::Certificate>::new());
+        if tls && !cfg!(feature = "tls") {
+            return Err("https needs sgw-fetch's `tls` feature, which this build lacks".into());
         }
+        let builder = reqwest::Client::builder();
+        // Plain HTTP only: an empty root store instead of the system's (an
+        // `https` URL never reaches this client).
+        #[cfg(feature = "tls")]
+        let builder = if tls {
+            builder
+        } else {
+            builder.tls_certs_only(Vec::<reqwest::Certificate>::new())
+        };
         builder
             .user_agent(cfg.user_agent.clone())
             .redirect(reqwest::redirect::Policy::none())

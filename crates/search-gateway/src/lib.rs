@@ -151,8 +151,8 @@ fn refuse_unlinked(policy: &Policy, file: &str, registry: &Registry) -> Result<(
     }
 }
 
-/// The default policy shipped with the gateway (`policies/default.yaml`).
-pub const DEFAULT_POLICY: &str = include_str!("../../../policies/default.yaml");
+/// The default policy shipped with the gateway (`policies/default.yaml`, kept in this crate so it is packaged with it).
+pub const DEFAULT_POLICY: &str = include_str!("../policies/default.yaml");
 
 /// How [`open`] builds the gateway.
 #[derive(Debug, Clone, Default)]
