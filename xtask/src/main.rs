@@ -16,7 +16,10 @@ const USAGE: &str = "\
 usage: cargo xtask <task>
 
 tasks:
-  ci             fmt --check, clippy -D warnings, the test suite (what .ci/run does)
+  ci             fmt --check, clippy -D warnings, the test suite, fuzzing, the slim builds and
+                 `package --no-verify` (what .ci/run does)
+  package        [--no-verify] `cargo package` of every library crate; by default each package is
+                 also built from its .crate the way a registry user would (slow: ~all deps again)
   policy-check   validate every policy under policies/ with `sgw policy check`
   fuzz           [TARGET] [--seconds N] [--seed S] [--list]: structure-aware fuzzing of every
                  parser under time and memory budgets (N s split over all targets when none given)
@@ -37,6 +40,7 @@ fn main() -> Result<()> {
     match task.as_deref() {
         Some("ci") => ci(),
         Some("policy-check") => policy_check(),
+        Some("package") => package(&rest),
         Some("fuzz") => fuzz::run(&rest),
         Some("bench-chain") => bench_chain::run(&rest),
         Some("bench-dates") => bench_dates::run(),
@@ -83,6 +87,8 @@ fn ci() -> Result<()> {
         "-D",
         "warnings",
     ])?;
+    // Before the tests, which may leave files in the tree.
+    package(&["--no-verify".into()])?;
     cargo(&["test", "--workspace"])?;
     fuzz::run(&["--seconds".into(), "220".into()])?;
     cargo(&[
@@ -92,7 +98,26 @@ fn ci() -> Result<()> {
         "--no-default-features",
         "--features",
         "feed",
-    ])
+    ])?;
+    cargo(&["check", "-p", "search-gateway", "--no-default-features"])
+}
+
+/// The crates of the workspace that are not libraries for others to use.
+const NOT_PACKAGED: &[&str] = &["sgw-e2e", "sgw-fuzz", "xtask"];
+
+/// `cargo package` of every library crate (`--no-verify` skips building each package).
+fn package(args: &[String]) -> Result<()> {
+    let mut cmd = vec!["package", "--workspace"];
+    for name in NOT_PACKAGED {
+        cmd.extend(["--exclude", name]);
+    }
+    for arg in args {
+        match arg.as_str() {
+            "--no-verify" => cmd.push("--no-verify"),
+            other => bail!("package: unknown argument `{other}` (only --no-verify)"),
+        }
+    }
+    cargo(&cmd)
 }
 
 fn policy_check() -> Result<()> {
