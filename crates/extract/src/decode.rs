@@ -108,24 +108,51 @@ pub const MAX_GUNZIP: u64 = 64 << 20;
 /// when it is not gzip; `Err` when the stream is corrupt or truncated, or
 /// inflates past [`MAX_GUNZIP`] — the same bytes the network layer refuses as
 /// a `Content-Encoding: gzip` body are refused here.
-pub fn gunzip(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
+pub fn gunzip(bytes: &[u8]) -> Result<Option<Vec<u8>>, GunzipError> {
     if bytes.len() < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b {
         return Ok(None);
     }
     let mut out = Vec::new();
     let mut dec = flate2::read::MultiGzDecoder::new(bytes).take(MAX_GUNZIP + 1);
     match dec.read_to_end(&mut out) {
-        Ok(_) if out.len() as u64 > MAX_GUNZIP => Err(format!(
-            "gzip data inflates past the {} MiB limit",
-            MAX_GUNZIP >> 20
-        )),
+        Ok(_) if out.len() as u64 > MAX_GUNZIP => Err(GunzipError::TooLarge {
+            limit_mib: MAX_GUNZIP >> 20,
+        }),
         Ok(_) => Ok(Some(out)),
-        Err(e) => Err(format!("corrupt or truncated gzip data: {e}")),
+        Err(e) => Err(GunzipError::Corrupt(e)),
     }
+}
+
+/// Why [`gunzip`] refused a gzip stream.
+#[derive(Debug, thiserror::Error)]
+pub enum GunzipError {
+    /// The stream inflates past [`MAX_GUNZIP`] (a bomb, or simply too large).
+    #[error("gzip data inflates past the {limit_mib} MiB limit")]
+    TooLarge { limit_mib: u64 },
+    /// The stream is corrupt or truncated.
+    #[error("corrupt or truncated gzip data: {0}")]
+    Corrupt(#[source] std::io::Error),
 }
 
 /// [`gunzip`] for callers that treat a bad stream as "not gzip": the
 /// decompressed bytes, or `None` (not gzip, corrupt, truncated or too large).
 pub fn maybe_gunzip(bytes: &[u8]) -> Option<Vec<u8>> {
     gunzip(bytes).ok().flatten()
+}
+
+#[cfg(test)]
+mod gunzip_tests {
+    use super::*;
+
+    #[test]
+    fn gunzip_tells_not_gzip_from_corrupt_gzip() {
+        assert!(matches!(gunzip(b"plain text"), Ok(None)));
+        let err = gunzip(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff]).unwrap_err();
+        assert!(matches!(err, GunzipError::Corrupt(_)), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("corrupt or truncated gzip data")
+        );
+        assert!(maybe_gunzip(&[0x1f, 0x8b, 1]).is_none());
+    }
 }

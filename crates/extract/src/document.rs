@@ -199,9 +199,9 @@ pub fn extract(
     url: Option<&Url>,
 ) -> Result<Document, ExtractError> {
     let url_s = url.map(Url::to_string);
-    let gunzipped = decode::gunzip(bytes).map_err(|what| ExtractError::Unsupported {
+    let gunzipped = decode::gunzip(bytes).map_err(|e| ExtractError::Unsupported {
         url: url_s.clone(),
-        what,
+        what: e.to_string(),
     })?;
     let bytes = gunzipped.as_deref().unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -228,8 +228,10 @@ pub fn extract(
             })
         }
         #[cfg(feature = "feed")]
-        DocumentKind::Feed => feed::extract_feed(bytes, url)
-            .map_err(|reason| ExtractError::Feed { url: url_s, reason }),
+        DocumentKind::Feed => feed::extract_feed(bytes, url).map_err(|e| ExtractError::Feed {
+            url: url_s,
+            reason: e.to_string(),
+        }),
         #[cfg(not(feature = "feed"))]
         DocumentKind::Feed => Err(ExtractError::Unsupported {
             url: url_s,

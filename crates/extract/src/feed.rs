@@ -20,12 +20,15 @@ macro_rules! fmt_date {
     };
 }
 
-/// Parses a feed; the error string says why it is not a feed.
-pub fn extract_feed(bytes: &[u8], url: Option<&Url>) -> Result<Document, String> {
+/// Parses a feed; the error says why it is not a feed.
+pub(crate) fn extract_feed(
+    bytes: &[u8],
+    url: Option<&Url>,
+) -> Result<Document, feed_rs::parser::ParseFeedError> {
     let parser = feed_rs::parser::Builder::new()
         .base_uri(url.map(Url::as_str))
         .build();
-    let feed = parser.parse(bytes).map_err(|e| e.to_string())?;
+    let feed = parser.parse(bytes)?;
     let mut entries = Vec::new();
     for e in feed.entries.into_iter().take(MAX_ENTRIES) {
         let body = e

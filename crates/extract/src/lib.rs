@@ -23,7 +23,7 @@ mod statements;
 
 pub use candidates::{FieldCandidate, field_candidates};
 pub use date::{find_dates, normalize_date};
-pub use decode::{decode_html, gunzip, maybe_gunzip, meta_charset};
+pub use decode::{GunzipError, decode_html, gunzip, maybe_gunzip, meta_charset};
 pub use document::{Document, DocumentKind, FeedEntry, Metadata, extract, sniff_kind};
 pub use error::ExtractError;
 pub use fields::{FieldKind, FieldSpec, FieldValue};

@@ -20,7 +20,7 @@ mod template;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use json::{check_json_pointer, json_kind};
+pub use json::{JsonPointerError, check_json_pointer, json_kind};
 pub use rank::{
     Candidate, Ranked, TIME_SENSITIVE_TOPICS, is_time_sensitive, parse_date, rank, terms,
 };
@@ -30,7 +30,9 @@ pub use read::{
     provider_error, ranked_passages, read_into_report, read_page, read_pages, read_target,
     source_for, text_passages, url_on_domains,
 };
-pub use template::{TemplateError, encode_component, expand_template, expand_url, parse_http_url};
+pub use template::{
+    HttpUrlError, TemplateError, encode_component, expand_template, expand_url, parse_http_url,
+};
 
 use sgw_contract::FactoryError;
 

@@ -22,8 +22,23 @@ pub enum TemplateError {
     BadUrl {
         template: String,
         expanded: String,
-        reason: String,
+        #[source]
+        reason: HttpUrlError,
     },
+}
+
+/// Why a string is not an absolute `http`/`https` URL.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HttpUrlError {
+    /// Not a URL at all.
+    #[error("{0}")]
+    Parse(#[from] url::ParseError),
+    /// An http(s) URL without a host.
+    #[error("no host")]
+    NoHost,
+    /// Another scheme (`ftp`, `file`, …).
+    #[error("scheme `{0}` is not http or https")]
+    NotHttp(String),
 }
 
 /// Percent-encodes everything but RFC 3986 unreserved characters (so a space
@@ -111,11 +126,37 @@ pub fn expand_url(template: &str, query: &str) -> Result<Url, TemplateError> {
 }
 
 /// Parses an absolute `http`/`https` URL, saying why not otherwise.
-pub fn parse_http_url(s: &str) -> Result<Url, String> {
-    let url = Url::parse(s.trim()).map_err(|e| e.to_string())?;
+pub fn parse_http_url(s: &str) -> Result<Url, HttpUrlError> {
+    let url = Url::parse(s.trim())?;
     match url.scheme() {
         "http" | "https" if url.host_str().is_some() => Ok(url),
-        "http" | "https" => Err("no host".into()),
-        other => Err(format!("scheme `{other}` is not http or https")),
+        "http" | "https" => Err(HttpUrlError::NoHost),
+        other => Err(HttpUrlError::NotHttp(other.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_http_url_says_why_not() {
+        assert_eq!(
+            parse_http_url(" https://example.org/a ").unwrap().as_str(),
+            "https://example.org/a"
+        );
+        assert_eq!(
+            parse_http_url("ftp://example.org/"),
+            Err(HttpUrlError::NotHttp("ftp".into()))
+        );
+        assert!(matches!(
+            parse_http_url("not a url"),
+            Err(HttpUrlError::Parse(_))
+        ));
+        let err = expand_template("ftp://x/{query}", "q").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "URL template `ftp://x/{query}` expands to `ftp://x/q`, which is not an absolute http(s) URL: scheme `ftp` is not http or https"
+        );
     }
 }

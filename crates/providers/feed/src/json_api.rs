@@ -133,7 +133,7 @@ pub struct JsonApi {
 }
 
 fn check_pointer(field: &str, p: &str) -> Result<(), FactoryError> {
-    check_json_pointer(p).map_err(|m| FactoryError::config_field(field, m))
+    check_json_pointer(p).map_err(|m| FactoryError::config_field(field, m.to_string()))
 }
 
 impl JsonApi {

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 use sgw_contract::FactoryError;
-use sgw_provider_common::{encode_component, expand_template, parse_http_url};
+use sgw_provider_common::{HttpUrlError, encode_component, expand_template, parse_http_url};
 
 /// The Internet Archive's availability API.
 pub const WAYBACK_AVAILABILITY: &str = "https://archive.org/wayback/available?url={url}";
@@ -67,7 +67,7 @@ impl WebArchiveConfig {
     }
 
     /// The availability API URL for `original`.
-    pub fn lookup_url(&self, original: &url::Url) -> Result<url::Url, String> {
+    pub fn lookup_url(&self, original: &url::Url) -> Result<url::Url, HttpUrlError> {
         parse_http_url(
             &self
                 .availability_url

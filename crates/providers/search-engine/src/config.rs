@@ -211,15 +211,16 @@ impl JsonSearchConfig {
         sgw_provider_common::expand_template(&self.url_template, "test")
             .map_err(|e| FactoryError::config_field("url_template", e.to_string()))?;
         check_read(self.read_top, self.max_results)?;
-        check_pointer(&self.items).map_err(|m| FactoryError::config_field("items", m))?;
-        check_pointer(&self.url).map_err(|m| FactoryError::config_field("url", m))?;
+        check_pointer(&self.items)
+            .map_err(|m| FactoryError::config_field("items", m.to_string()))?;
+        check_pointer(&self.url).map_err(|m| FactoryError::config_field("url", m.to_string()))?;
         for (field, p) in [
             ("title", &self.title),
             ("snippet", &self.snippet),
             ("date", &self.date),
         ] {
             if let Some(p) = p {
-                check_pointer(p).map_err(|m| FactoryError::config_field(field, m))?;
+                check_pointer(p).map_err(|m| FactoryError::config_field(field, m.to_string()))?;
             }
         }
         let mut seen = BTreeMap::new();
