@@ -6,7 +6,8 @@
 //! It is **not** a general mock-server framework (no request matching on
 //! bodies or headers — write a [`SimWeb::route_fn`] handler for that), not
 //! TLS (plain `http://` only), not HTTP/2, and not part of any production
-//! path: it exists for tests and `sgw demo`.
+//! path: it exists for tests and `sgw demo`. With feature `provider` it also
+//! holds a provider author's test fixtures ([`provider`]).
 #![doc = include_str!("../README.md")]
 
 mod body;
@@ -21,6 +22,8 @@ pub mod hostile;
 pub mod opensearch;
 pub mod pages;
 pub mod pdf;
+#[cfg(feature = "provider")]
+pub mod provider;
 pub mod robots;
 pub mod searxng;
 pub mod sitemap;

@@ -10,9 +10,9 @@ use sgw_provider_cache::{CacheConfig, CacheProvider};
 /// The kind under test, as its crate registers it.
 const FACTORY: sgw_contract::ProviderFactory =
     sgw_contract::ProviderFactory::of::<CacheConfig>(env!("CARGO_PKG_NAME"));
-use sgw_provider_common::testing::fetcher;
-use sgw_provider_common::testing::store::{gateway, store};
 use sgw_store::CacheLookup;
+use sgw_testkit::provider::fetcher;
+use sgw_testkit::provider::store::{gateway, store};
 use sgw_testkit::{Captcha, Fault, SimWeb};
 use std::time::{Duration, Instant};
 

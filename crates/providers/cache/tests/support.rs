@@ -1,6 +1,6 @@
 //! What is particular to the cache tests: an official page answering
 //! conditional GETs, and ageing cache entries. The store, fetcher and gateway
-//! come from `sgw_provider_common::testing`.
+//! come from `sgw_testkit::provider`.
 
 use sgw_store::Store;
 use sgw_testkit::SimWeb;

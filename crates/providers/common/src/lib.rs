@@ -17,8 +17,6 @@ pub mod markup;
 mod rank;
 mod read;
 mod template;
-#[cfg(feature = "testing")]
-pub mod testing;
 
 pub use json::{JsonPointerError, check_json_pointer, json_kind};
 pub use rank::{

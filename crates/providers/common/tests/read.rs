@@ -1,6 +1,6 @@
 use sgw_contract::{AttemptOutcome, FailureCode, SourceTier};
-use sgw_provider_common::testing::{CallData, fetcher, source};
 use sgw_provider_common::{PageTarget, provider_error, read_page, read_pages, source_for};
+use sgw_testkit::provider::{CallData, fetcher, source};
 use sgw_testkit::{Captcha, Cdn, Fault, Response, SimWeb, pages};
 
 const STEP: &str = "direct_official_adapter";

@@ -1,6 +1,6 @@
 use sgw_contract::{AttemptOutcome, FailureCode, SourceTier};
-use sgw_provider_common::testing::{CallData, PARAS, build, fetcher, source};
 use sgw_testkit::feeds::{self, FeedItem};
+use sgw_testkit::provider::{CallData, PARAS, build, fetcher, source};
 use sgw_testkit::{Cdn, Fault, Response, SimWeb, pages};
 
 const STEP: &str = "structured_api_or_feed";

@@ -1,5 +1,5 @@
 use sgw_contract::{FactoryError, FailureCode, SourceTier};
-use sgw_provider_common::testing::{CallData, build, fetcher, source};
+use sgw_testkit::provider::{CallData, build, fetcher, source};
 use sgw_testkit::{Fault, Response, RetryAfter, SimWeb};
 
 const STEP: &str = "structured_api_or_feed";

@@ -1,9 +1,9 @@
 //! Requests with blocked URLs and gate types, reuse, what is needed.
 
 use sgw_contract::{Attempt, AttemptOutcome, FailureCode, SearchRequest};
-use sgw_provider_common::testing::CallData;
-use sgw_provider_common::testing::store::{gateway, store};
 use sgw_provider_human_intake::{HumanIntakeConfig, blocked_urls, needed_sentence};
+use sgw_testkit::provider::CallData;
+use sgw_testkit::provider::store::{gateway, store};
 
 /// The kind under test, as its crate registers it.
 const FACTORY: sgw_contract::ProviderFactory =

@@ -1,7 +1,7 @@
 use crate::support::{run, source};
 use serde_json::json;
 use sgw_contract::{AttemptOutcome, FailureCode, SearchRequest, SourceTier};
-use sgw_provider_common::testing::{build, fetcher};
+use sgw_testkit::provider::{build, fetcher};
 use sgw_testkit::{Cdn, Fault, Response, SimWeb, pages};
 
 #[tokio::test]

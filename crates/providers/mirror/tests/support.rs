@@ -1,10 +1,10 @@
 //! What is particular to the mirror step; the fetcher, factory building and
-//! call data come from `sgw_provider_common::testing`.
+//! call data come from `sgw_testkit::provider`.
 
 use sgw_contract::{
     PlannedSource, Provider, ProviderError, ProviderReport, SearchRequest, SourceTier,
 };
-use sgw_provider_common::testing::{self, CallData};
+use sgw_testkit::provider::{self, CallData};
 
 const STEP: &str = "authoritative_mirror_or_media";
 
@@ -12,7 +12,7 @@ const STEP: &str = "authoritative_mirror_or_media";
 pub fn source(id: &str, tier: SourceTier, domain: &str, entry_urls: Vec<String>) -> PlannedSource {
     PlannedSource {
         entry_urls,
-        ..testing::source(id, domain, tier)
+        ..provider::source(id, domain, tier)
     }
 }
 

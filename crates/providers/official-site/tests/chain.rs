@@ -4,7 +4,7 @@
 
 use sgw_contract::{FailureCode, SearchRequest, Services, SourceTier};
 use sgw_orchestrator::{GatewayBuilder, Policy};
-use sgw_provider_common::testing::{PARAS, fetcher};
+use sgw_testkit::provider::{PARAS, fetcher};
 use sgw_testkit::{Cdn, Fault, Response, SimWeb, opensearch, pages};
 
 #[tokio::test]

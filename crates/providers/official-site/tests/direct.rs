@@ -1,5 +1,5 @@
 use sgw_contract::{AttemptOutcome, FactoryError, FailureCode, SourceTier};
-use sgw_provider_common::testing::{CallData, PARAS, build, fetcher, source};
+use sgw_testkit::provider::{CallData, PARAS, build, fetcher, source};
 use sgw_testkit::{Captcha, Cdn, Fault, Response, SimWeb, pages};
 
 const STEP: &str = "direct_official_adapter";

@@ -1,5 +1,5 @@
 use sgw_contract::{AttemptOutcome, FailureCode, SourceTier};
-use sgw_provider_common::testing::{CallData, PARAS, build, fetcher, source};
+use sgw_testkit::provider::{CallData, PARAS, build, fetcher, source};
 use sgw_testkit::{Fault, Response, SimWeb, opensearch, pages, sitemap};
 
 const STEP: &str = "official_site_search";

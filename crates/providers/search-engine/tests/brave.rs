@@ -1,8 +1,8 @@
 use crate::support::run;
 use serde_json::json;
 use sgw_contract::{FailureCode, SourceTier};
-use sgw_provider_common::testing::{build, fetcher};
 use sgw_testkit::brave::{self, BraveResult};
+use sgw_testkit::provider::{build, fetcher};
 use sgw_testkit::{Fault, RetryAfter, SimWeb};
 
 // `unsafe_code` is forbidden, so tests never write the environment: an

@@ -1,7 +1,7 @@
 use crate::support::run;
 use serde_json::json;
 use sgw_contract::{AttemptOutcome, FailureCode};
-use sgw_provider_common::testing::{build, fetcher};
+use sgw_testkit::provider::{build, fetcher};
 use sgw_testkit::{Response, SimWeb, pages};
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 use crate::support::{run, run_until, run_with};
 use serde_json::json;
 use sgw_contract::{AttemptOutcome, FailureCode, PlannedSource, SourceTier};
-use sgw_provider_common::testing::{build, fetcher, source};
+use sgw_testkit::provider::{build, fetcher, source};
 use sgw_testkit::searxng::{self, SearxResult};
 use sgw_testkit::{Fault, Response, SimWeb, pages};
 

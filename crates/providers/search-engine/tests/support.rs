@@ -1,8 +1,8 @@
 //! Calls at the search-engine step; the fetcher, factory building and call
-//! data come from `sgw_provider_common::testing`.
+//! data come from `sgw_testkit::provider`.
 
 use sgw_contract::{PlannedSource, Provider, ProviderError, ProviderReport};
-use sgw_provider_common::testing::CallData;
+use sgw_testkit::provider::CallData;
 use std::time::Duration;
 
 const STEP: &str = "search_engine_provider";

@@ -1,18 +1,18 @@
-//! Store-backed fixtures (feature `testing-store`): an evidence store in a
+//! Store-backed fixtures (feature `provider-store`): an evidence store in a
 //! temp dir, a page-reading stand-in for the official-site adapter
 //! ([`PAGE`]), and a gateway that reads pages first and then runs the
 //! provider under test on the store.
 
 use super::{fetcher, services};
-use crate::sgw_fetch::Fetcher;
+use crate::SimWeb;
 use serde::Deserialize;
 use sgw_contract::{
     BuildContext, ChainStep, FactoryError, Provider, ProviderCall, ProviderConfig, ProviderError,
     ProviderFactory, ProviderReport,
 };
+use sgw_fetch::Fetcher;
 use sgw_orchestrator::{Gateway, GatewayBuilder, Policy};
 use sgw_store::Store;
-use sgw_testkit::SimWeb;
 use std::sync::Arc;
 
 /// A SQLite store in its own temp dir (kept alive by the returned guard).
@@ -42,7 +42,7 @@ impl Provider for PageProvider {
     async fn run(&self, call: &ProviderCall<'_>) -> Result<ProviderReport, ProviderError> {
         let mut report = ProviderReport::default();
         for url in &self.urls {
-            match crate::read_page(&self.fetcher, url, call, None).await {
+            match sgw_provider_common::read_page(&self.fetcher, url, call, None).await {
                 Ok(ev) => report.evidence.push(ev),
                 Err(attempt) => report.attempts.push(attempt),
             }

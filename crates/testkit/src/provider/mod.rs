@@ -1,22 +1,23 @@
-//! Fixtures for the provider crates' integration tests (feature `testing`),
-//! so no provider crate copies them: a [`Fetcher`] that reaches the simulated
-//! web ([`fetcher`]), building a kind through its registered factory
-//! ([`build`]), the owned parts of a [`ProviderCall`] ([`CallData`]) and
-//! planned sources ([`source`]). With feature `testing-store`, [`store`]
-//! adds an evidence store in a temp dir and a gateway around it.
+//! Fixtures for a provider author's tests (feature `provider`), so no
+//! provider crate copies them: a [`Fetcher`] that reaches the simulated web
+//! ([`fetcher`]), building a kind through its registered factory as a
+//! gateway does ([`build`]), a ready [`BuildContext`] ([`context`]), the
+//! owned parts of a [`ProviderCall`] ([`CallData`]) and planned sources
+//! ([`source`]). With feature `provider-store`, [`store`] adds an evidence
+//! store in a temp dir and a gateway around the kind under test.
 //!
-//! It is **not** part of any production build: provider crates enable the
-//! feature only in their `[dev-dependencies]`.
+//! Enable it in `[dev-dependencies]`:
+//! `sgw-testkit = { …, features = ["provider"] }`.
 
-#[cfg(feature = "testing-store")]
+#[cfg(feature = "provider-store")]
 pub mod store;
 
-use crate::sgw_fetch::{FetchConfig, Fetcher};
+use crate::SimWeb;
 use sgw_contract::{
-    Attempt, BuildContext, CacheKey, FactoryError, PlannedSource, Provider, ProviderCall,
-    ProviderError, ProviderReport, SearchRequest, Services, SourceTier,
+    Attempt, BuildContext, CacheKey, ChainStep, FactoryError, PlannedSource, Provider,
+    ProviderCall, ProviderError, ProviderReport, SearchRequest, Services, SourceTier,
 };
-use sgw_testkit::SimWeb;
+use sgw_fetch::{FetchConfig, Fetcher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -63,8 +64,13 @@ pub fn build(
 ) -> Result<Arc<dyn Provider>, FactoryError> {
     let factory =
         sgw_contract::factory(kind).unwrap_or_else(|| panic!("kind `{kind}` is not registered"));
-    let ctx = BuildContext::new(kind, factory.step).with_services(services(fetcher));
-    factory.build(&config, &ctx)
+    factory.build(&config, &context(kind, factory.step, fetcher))
+}
+
+/// The context a gateway hands a provider instance `name` at `step`, with
+/// `fetcher` as its network layer (no store, no analyzer).
+pub fn context(name: &str, step: ChainStep, fetcher: Arc<Fetcher>) -> BuildContext {
+    BuildContext::new(name, step).with_services(services(fetcher))
 }
 
 /// What a [`ProviderCall`] borrows, owned, with test defaults: provider
