@@ -9,8 +9,8 @@
 //! Process-level cases (`sgw --version`, an `sgw search` cache hit, peak RSS)
 //! run when `SGW_BIN` names a built `sgw` binary (xtask builds it in release).
 
-use search_gateway::fetch::FetchRequest;
 use search_gateway::{Fetcher, Gateway, OpenOptions, Policy, SearchRequest, SearchResult};
+use sgw_fetch::FetchRequest;
 use sgw_testkit::world::{self, PolicyOptions, World};
 use sgw_testkit::{Fault, Response, SimWeb, pages};
 use std::future::Future;
@@ -259,7 +259,7 @@ async fn page_size_case(
     })
     .await;
     let extract = sync_bench(2, reps, || {
-        search_gateway::extract::extract(&body, Some("text/html"), Some(&url)).unwrap()
+        sgw_extract::extract(&body, Some("text/html"), Some(&url)).unwrap()
     });
     let gw = gateway(policy, None).await;
     let r = ask(&gw).await;

@@ -13,10 +13,10 @@
 //! every command of both tools.
 
 use search_gateway::OpenError;
-use search_gateway::store::StoreError;
 use sgw_contract::StorageErrorKind;
 use sgw_provider_human_intake::ingest::IngestError;
 use sgw_research::BackendError;
+use sgw_store::StoreError;
 use std::fmt;
 use std::process::ExitCode;
 

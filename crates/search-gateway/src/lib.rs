@@ -1,4 +1,5 @@
 #![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
 
 mod analyzer;
 
@@ -10,12 +11,10 @@ pub use sgw_contract::{
 pub use sgw_contract::{DuplicateKind, Registry};
 pub use sgw_fetch::{FetchConfig, Fetcher};
 use sgw_orchestrator::policy::PolicyError;
-pub use sgw_orchestrator::{ChainStep, Gateway, GatewayBuilder, Policy, PolicyErrors, Warning};
-pub use sgw_store::Store;
-pub use {
-    sgw_contract as contract, sgw_extract as extract, sgw_fetch as fetch,
-    sgw_orchestrator as orchestrator, sgw_store as store,
+pub use sgw_orchestrator::{
+    BuildError, ChainStep, Gateway, GatewayBuilder, Policy, PolicyErrors, SearchError, Warning,
 };
+pub use sgw_store::Store;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -172,15 +171,20 @@ pub enum OpenError {
     /// The `network:` section is invalid.
     #[error("{file}: network.{path}: {message}")]
     Network {
+        /// The policy file.
         file: String,
+        /// The key at fault inside `network:` (empty when the whole section is).
         path: String,
+        /// What is wrong with it.
         message: String,
     },
     /// A provider could not be built from its entry.
     #[error("{file}: {error}")]
     Provider {
+        /// The policy file.
         file: String,
-        error: sgw_orchestrator::BuildError,
+        /// The provider entry at fault and why.
+        error: BuildError,
     },
     /// The evidence store could not be opened (I/O).
     #[error("evidence store: {0}")]

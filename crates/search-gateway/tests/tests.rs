@@ -187,7 +187,7 @@ fn a_kind_from_two_crates_is_refused_naming_both() {
 
 #[test]
 fn the_analyzer_keeps_quotes_verbatim() {
-    use search_gateway::orchestrator::TextAnalyzer;
+    use sgw_contract::TextAnalyzer;
     let text = "Intro.\n\nThe fee rose to 4.5% on 1 March 2026 for all members.\n\nOther news.";
     let a = search_gateway::ExtractAnalyzer;
     for p in a.passages(text, "fee rose", 3) {

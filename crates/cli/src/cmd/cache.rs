@@ -6,8 +6,8 @@
 //! policy (`--policy`, default the built-in one).
 
 use crate::exit::{CliError, CliResult};
-use search_gateway::store::{CacheEntrySummary, CacheFilter, CacheLookup, Store};
 use search_gateway::{CacheKey, Policy};
+use sgw_store::{CacheEntrySummary, CacheFilter, CacheLookup, Store};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -272,7 +272,7 @@ pub async fn run(args: Args) -> CliResult {
             let keys: Vec<CacheKey> = match parse_key_line(&key_or_query) {
                 Some(k) => vec![k],
                 None => {
-                    let wanted = search_gateway::contract::normalize_query(&key_or_query);
+                    let wanted = sgw_contract::normalize_query(&key_or_query);
                     store
                         .list(None, now)
                         .await

@@ -11,9 +11,9 @@
 
 use crate::cmd::cache::{StoreArgs, print_json};
 use crate::exit::{CliError, CliResult};
-use search_gateway::extract::Url;
-use search_gateway::store::{HumanRequest, RequestStatus};
+use sgw_extract::Url;
 use sgw_provider_human_intake::ingest::{self, Input};
+use sgw_store::{HumanRequest, RequestStatus};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -72,7 +72,7 @@ impl Args {
 }
 
 fn url_check(u: &str) -> Result<(), CliError> {
-    match search_gateway::extract::Url::parse(u) {
+    match sgw_extract::Url::parse(u) {
         Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(()),
         Ok(url) => Err(CliError::Usage(format!(
             "--url `{u}`: scheme `{}` is not http or https",
@@ -116,7 +116,7 @@ pub async fn run(args: Args) -> CliResult {
 }
 
 /// `base 0.950 (2 sources) + corroboration 0.030 + official 0.030 − CODE 0.250; cap 0.640 (ambiguous)`.
-fn breakdown_line(b: &search_gateway::contract::ScoreBreakdown) -> String {
+fn breakdown_line(b: &sgw_contract::ScoreBreakdown) -> String {
     let mut line = format!(
         "base {:.3} ({} source{}) + corroboration {:.3} + official {:.3}",
         b.base,
