@@ -3,5 +3,6 @@
 
 mod calibration;
 mod docs;
+mod provider_hello;
 mod scenarios;
 mod speed;

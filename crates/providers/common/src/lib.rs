@@ -1,5 +1,7 @@
-//! `sgw-provider-common` is the toolkit every Search Gateway provider crate
-//! shares, so adapters never copy code: reading a page into
+//! `sgw-provider-common` is, with `sgw-contract`, **the provider SDK** of
+//! Search Gateway (see `docs/adding-a-provider.md`): the toolkit every
+//! provider crate shares — built-in or a third party's — so adapters never
+//! copy code: reading a page into
 //! [`Evidence`](sgw_contract::Evidence) ([`read_page`], [`read_pages`]),
 //! turning fetch failures into per-target [`Attempt`](sgw_contract::Attempt)s
 //! or a provider-level [`ProviderError`](sgw_contract::ProviderError),
