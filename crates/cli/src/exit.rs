@@ -111,8 +111,8 @@ impl From<OpenError> for CliError {
 impl From<IngestError> for CliError {
     fn from(e: IngestError) -> CliError {
         match e {
-            IngestError::Usage(m) => CliError::Usage(m),
-            e @ IngestError::Operational { .. } => CliError::Operational(e.to_string()),
+            IngestError::BadInput(m) => CliError::Usage(m),
+            e @ IngestError::NotDone { .. } => CliError::Operational(e.to_string()),
             IngestError::Io(m) => CliError::Io(m),
         }
     }

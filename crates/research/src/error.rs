@@ -58,5 +58,12 @@ impl Error {
     }
 }
 
+impl From<crate::validate::Invalid> for Error {
+    /// An invalid id or record handed in by the caller: a usage error.
+    fn from(e: crate::validate::Invalid) -> Error {
+        Error::Usage(e.0)
+    }
+}
+
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

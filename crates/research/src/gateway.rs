@@ -131,7 +131,7 @@ pub fn search_sub_question(
 }
 
 fn find_sub_question<'p>(plan: &'p Plan, sq_id: &str) -> Result<&'p SubQuestion> {
-    validate::sub_question_id(sq_id).map_err(Error::Usage)?;
+    validate::sub_question_id(sq_id).map_err(Error::from)?;
     plan.sub_questions
         .iter()
         .find(|s| s.id == sq_id)
@@ -152,7 +152,7 @@ pub fn record_search(
     outcome: &SearchOutcome,
     now: Timestamp,
 ) -> Result<RecordedSearch> {
-    let sq_n = validate::sub_question_id(sq_id).map_err(Error::Usage)?;
+    let sq_n = validate::sub_question_id(sq_id).map_err(Error::from)?;
     let mut qualities = Vec::new();
     for (i, kept) in outcome.kept.iter().enumerate() {
         let q = quality_for_tier(&kept.tier).ok_or_else(|| {
@@ -244,8 +244,8 @@ pub fn record_search(
         let new_gate_ids = added.iter().map(|g| g.gate_id.clone()).collect();
         gates.gates.extend(added);
         // Validate everything, then write.
-        validate::sources(&sources).map_err(Error::Usage)?;
-        validate::gates(&gates).map_err(Error::Usage)?;
+        validate::sources(&sources).map_err(Error::from)?;
+        validate::gates(&gates).map_err(Error::from)?;
         txn.write_sources(&sources)?;
         txn.write_gates(&gates)?;
         if manifest.status == Status::Draft {
@@ -475,7 +475,7 @@ pub fn resolve_gate(
     note: Option<&str>,
     now: Timestamp,
 ) -> Result<Gate> {
-    validate::gate_id(gate_id).map_err(Error::Usage)?;
+    validate::gate_id(gate_id).map_err(Error::from)?;
     store.transaction(id, |txn| {
         let mut gates = txn.gates()?;
         let gate = gates

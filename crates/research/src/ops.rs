@@ -52,8 +52,8 @@ pub fn new_session(req: &NewSession, now: Timestamp) -> Result<(Manifest, Plan)>
         verification_tier: req.mode.verification_tier(),
         sub_questions: Vec::new(),
     };
-    validate::manifest(&manifest).map_err(Error::Usage)?;
-    validate::plan(&plan).map_err(Error::Usage)?;
+    validate::manifest(&manifest).map_err(Error::from)?;
+    validate::plan(&plan).map_err(Error::from)?;
     Ok((manifest, plan))
 }
 
@@ -79,7 +79,7 @@ pub fn add_sub_question(
         return Err(Error::Usage("--add needs a non-empty sub-question".into()));
     }
     for d in depends_on {
-        validate::sub_question_id(d).map_err(Error::Usage)?;
+        validate::sub_question_id(d).map_err(Error::from)?;
     }
     store.transaction(id, |txn| {
         let manifest = txn.manifest()?;
@@ -126,7 +126,7 @@ pub fn add_sub_question(
 /// `research plan <id> --remove sq-N`. Refused when another sub-question depends on it,
 /// or when sources or a finding were already recorded for it.
 pub fn remove_sub_question(store: &Store, id: &str, sq_id: &str) -> Result<Plan> {
-    validate::sub_question_id(sq_id).map_err(Error::Usage)?;
+    validate::sub_question_id(sq_id).map_err(Error::from)?;
     store.transaction(id, |txn| {
         refuse_terminal(&txn.manifest()?)?;
         let mut plan = txn.plan()?;

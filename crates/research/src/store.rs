@@ -102,7 +102,7 @@ impl Store {
 
     /// The directory of session `id`. The id is validated before any path is built.
     pub fn session_dir(&self, id: &str) -> Result<PathBuf> {
-        validate::session_id(id).map_err(Error::Usage)?;
+        validate::session_id(id).map_err(Error::from)?;
         Ok(self.sessions_dir().join(id))
     }
 
@@ -158,7 +158,7 @@ impl Store {
             .into_iter()
             .map(|dir_name| {
                 let manifest = match validate::session_id(&dir_name) {
-                    Err(e) => Err(Error::malformed(&self.sessions_dir().join(&dir_name), e)),
+                    Err(e) => Err(Error::malformed(&self.sessions_dir().join(&dir_name), e.0)),
                     Ok(()) => self.read_manifest(&dir_name),
                 };
                 Scanned { dir_name, manifest }
@@ -571,11 +571,14 @@ fn read_session_file(path: &Path) -> Result<Option<Vec<u8>>> {
     }
 }
 
-fn read_artifact<T>(path: &Path, parse: impl FnOnce(&[u8]) -> Result<T, String>) -> Result<T> {
+fn read_artifact<T>(
+    path: &Path,
+    parse: impl FnOnce(&[u8]) -> Result<T, validate::Invalid>,
+) -> Result<T> {
     let Some(bytes) = read_session_file(path)? else {
         return Err(Error::malformed(path, "file is missing"));
     };
-    parse(&bytes).map_err(|reason| Error::malformed(path, reason))
+    parse(&bytes).map_err(|reason| Error::malformed(path, reason.0))
 }
 
 /// Removes the temp files of writers that died between writing and renaming

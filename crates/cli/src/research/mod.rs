@@ -421,7 +421,7 @@ fn note(io: &mut Io<'_>, text: &str) {
 }
 
 fn session_id(id: &str) -> Result<()> {
-    validate::session_id(id).map_err(Error::Usage)
+    validate::session_id(id).map_err(Error::from)
 }
 
 fn dispatch(verb: Verb, env: &Env, io: &mut Io<'_>, backend: Option<&dyn Backend>) -> Result<u8> {
@@ -749,7 +749,7 @@ fn need_backend<'b>(backend: Option<&'b dyn Backend>, verb: &str) -> Result<&'b 
 }
 
 fn sub_question_text(plan: &Plan, sq_id: &str) -> Result<String> {
-    validate::sub_question_id(sq_id).map_err(Error::Usage)?;
+    validate::sub_question_id(sq_id).map_err(Error::from)?;
     plan.sub_questions
         .iter()
         .find(|s| s.id == sq_id)
@@ -769,7 +769,7 @@ fn cmd_search(
     backend: Option<&dyn Backend>,
 ) -> Result<u8> {
     session_id(&a.session_id)?;
-    validate::sub_question_id(&a.sub_question).map_err(Error::Usage)?;
+    validate::sub_question_id(&a.sub_question).map_err(Error::from)?;
     let store = env.store()?;
     let plan = store.read_plan(&a.session_id)?;
     let text = sub_question_text(&plan, &a.sub_question)?;
@@ -932,7 +932,7 @@ fn cmd_extract(
     backend: Option<&dyn Backend>,
 ) -> Result<u8> {
     session_id(&a.session_id)?;
-    validate::sub_question_id(&a.sub_question).map_err(Error::Usage)?;
+    validate::sub_question_id(&a.sub_question).map_err(Error::from)?;
     let store = env.store()?;
     let plan = store.read_plan(&a.session_id)?;
     let text = sub_question_text(&plan, &a.sub_question)?;
@@ -1056,7 +1056,7 @@ fn cmd_resolve(
         return Err(Error::Usage("--resolve needs <sessionId> <gateId>".into()));
     };
     session_id(id)?;
-    validate::gate_id(gate_id).map_err(Error::Usage)?;
+    validate::gate_id(gate_id).map_err(Error::from)?;
     let input = match (&a.file, &a.text, &a.url) {
         (Some(f), None, None) => EvidenceInput::File(f.clone()),
         (None, Some(t), None) if !t.trim().is_empty() => EvidenceInput::Text(t.clone()),

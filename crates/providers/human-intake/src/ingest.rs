@@ -13,9 +13,10 @@
 //! upgrades it), its passages are ranked against [`Options::query`], and its
 //! `extraction_method` says how it came in (`user-text`, `user-html`,
 //! `user-pdf`, `user-ocr`, `user-transcription`, `user-url-html`, …).
-//! Errors say whose fault they are ([`IngestError`]): the input (exit 1),
-//! the network or a tool at run time (exit 2, with the fetch's failure code),
-//! or local I/O (exit 3). Nothing is written anywhere: storing is the caller's.
+//! Errors say whose fault they are ([`IngestError`]): the input, the network
+//! or a tool at run time (with the fetch's failure code), or local I/O; a
+//! command line maps these kinds to its exit codes. Nothing is written
+//! anywhere: storing is the caller's.
 //!
 //! This is the one ingestion `sgw evidence submit` and `research gates
 //! --resolve` share.
@@ -115,41 +116,32 @@ impl Options {
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {
     /// The input is at fault: a bad, empty, oversized or unreadable file or
-    /// text, a screenshot nobody can read (exit 1).
+    /// text, a screenshot nobody can read.
     #[error("{0}")]
-    Usage(String),
+    BadInput(String),
     /// It could not be done now: the fetch was refused or failed (`code` is
-    /// its failure code), the fetched page had no text, OCR timed out (exit 2).
+    /// its failure code), the fetched page had no text, OCR timed out.
     #[error("{message}")]
-    Operational {
+    NotDone {
         code: Option<FailureCode>,
         message: String,
     },
-    /// Local I/O failed (reading a file, running `tesseract`) (exit 3).
+    /// Local I/O failed (reading a file, running `tesseract`).
     #[error("{0}")]
     Io(String),
 }
 
 impl IngestError {
-    /// The process exit code of this error: 1 usage, 2 operational, 3 I/O.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            IngestError::Usage(_) => 1,
-            IngestError::Operational { .. } => 2,
-            IngestError::Io(_) => 3,
-        }
-    }
-
     /// The failure code of an operational error, when it has one.
     pub fn failure_code(&self) -> Option<FailureCode> {
         match self {
-            IngestError::Operational { code, .. } => *code,
+            IngestError::NotDone { code, .. } => *code,
             _ => None,
         }
     }
 
     fn operational(code: Option<FailureCode>, message: String) -> IngestError {
-        IngestError::Operational { code, message }
+        IngestError::NotDone { code, message }
     }
 }
 
@@ -157,11 +149,11 @@ impl IngestError {
 pub fn http_url(s: &str, flag: &str) -> Result<Url, IngestError> {
     match Url::parse(s) {
         Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(u),
-        Ok(u) => Err(IngestError::Usage(format!(
+        Ok(u) => Err(IngestError::BadInput(format!(
             "{flag} `{s}`: scheme `{}` is not http or https",
             u.scheme()
         ))),
-        Err(e) => Err(IngestError::Usage(format!("{flag} `{s}`: {e}"))),
+        Err(e) => Err(IngestError::BadInput(format!("{flag} `{s}`: {e}"))),
     }
 }
 
@@ -198,7 +190,7 @@ pub async fn ingest(
     options: &Options,
 ) -> Result<Submission, IngestError> {
     if options.transcription.is_some() && !matches!(input, Input::File(_)) {
-        return Err(IngestError::Usage(format!(
+        return Err(IngestError::BadInput(format!(
             "a transcription ({}) goes with {} only for images",
             options.flags.text, options.flags.file
         )));
@@ -221,7 +213,7 @@ fn evidence(
     options: &Options,
 ) -> Result<Evidence, IngestError> {
     if doc.text.trim().is_empty() {
-        return Err(IngestError::Usage(format!(
+        return Err(IngestError::BadInput(format!(
             "{default_title}: no text could be extracted"
         )));
     }
@@ -264,7 +256,7 @@ fn check_readable(bytes: &[u8], doc: &Document, what: &str) -> Result<(), Ingest
     let chars = doc.text.chars().count().max(1);
     let replaced = doc.text.chars().filter(|&c| c == '\u{fffd}').count();
     if control * 100 > head.len() || replaced * 20 > chars {
-        return Err(IngestError::Usage(format!(
+        return Err(IngestError::BadInput(format!(
             "{what}: not readable text, HTML, PDF or a PNG/JPEG/WebP screenshot (binary data or a wrong encoding)"
         )));
     }
@@ -282,17 +274,17 @@ fn base(options: &Options) -> Option<&Url> {
 fn text_evidence(text: &str, options: &Options) -> Result<Evidence, IngestError> {
     let flag = options.flags.text;
     if text.len() as u64 > options.max_bytes {
-        return Err(IngestError::Usage(format!(
+        return Err(IngestError::BadInput(format!(
             "{flag}: {} bytes is over the {} MiB limit",
             text.len(),
             options.max_bytes >> 20
         )));
     }
     if text.trim().is_empty() {
-        return Err(IngestError::Usage(format!("{flag} is empty")));
+        return Err(IngestError::BadInput(format!("{flag} is empty")));
     }
     let doc = sgw_extract::extract(text.as_bytes(), None, base(options))
-        .map_err(|e| IngestError::Usage(format!("{flag}: {e}")))?;
+        .map_err(|e| IngestError::BadInput(format!("{flag}: {e}")))?;
     check_readable(text.as_bytes(), &doc, flag)?;
     let method = if doc.kind == DocumentKind::Html {
         "user-html"
@@ -315,18 +307,18 @@ fn read_file(path: &Path, max: u64) -> Result<Vec<u8>, IngestError> {
         | std::io::ErrorKind::IsADirectory
         | std::io::ErrorKind::PermissionDenied
         | std::io::ErrorKind::InvalidInput
-        | std::io::ErrorKind::InvalidFilename => IngestError::Usage(format!("{name}: {e}")),
+        | std::io::ErrorKind::InvalidFilename => IngestError::BadInput(format!("{name}: {e}")),
         _ => IngestError::Io(format!("{name}: {e}")),
     };
     // One bounded reader for every binary: regular files only (a FIFO
     // cannot hang the open), never more than `max` bytes.
     sgw_safeio::read_file(path, max, sgw_safeio::Follow::Yes).map_err(|e| match e {
         sgw_safeio::ReadError::Io(e) => file_error(e),
-        sgw_safeio::ReadError::TooLarge { .. } => IngestError::Usage(format!(
+        sgw_safeio::ReadError::TooLarge { .. } => IngestError::BadInput(format!(
             "{name}: over the {} MiB submission limit",
             max >> 20
         )),
-        other => IngestError::Usage(format!("{name}: {other}")),
+        other => IngestError::BadInput(format!("{name}: {other}")),
     })
 }
 
@@ -335,7 +327,7 @@ fn read_file(path: &Path, max: u64) -> Result<Vec<u8>, IngestError> {
 pub fn read_stdin(max: u64) -> Result<Vec<u8>, IngestError> {
     sgw_safeio::read_capped(std::io::stdin().lock(), max).map_err(|e| match e {
         sgw_safeio::ReadError::Io(e) => IngestError::Io(format!("standard input: {e}")),
-        _ => IngestError::Usage(format!(
+        _ => IngestError::BadInput(format!(
             "standard input is over the {} MiB submission limit",
             max >> 20
         )),
@@ -359,11 +351,11 @@ async fn file_evidence(path: &Path, options: &Options) -> Result<Submission, Ing
     if let Some(mime) = image_mime(&bytes) {
         let (text, method) = match &options.transcription {
             Some(t) if !t.trim().is_empty() => (t.clone(), "user-transcription"),
-            Some(_) => return Err(IngestError::Usage(format!("{flag} is empty"))),
+            Some(_) => return Err(IngestError::BadInput(format!("{flag} is empty"))),
             None => match find_tesseract() {
                 Some(bin) => (ocr(&bin, path, &name, options).await?, "user-ocr"),
                 None => {
-                    return Err(IngestError::Usage(format!(
+                    return Err(IngestError::BadInput(format!(
                         "{name} is a screenshot ({mime}) and no `tesseract` is on PATH to read it: \
                          give its text with {flag} \"…\" alongside {}",
                         options.flags.file
@@ -382,13 +374,13 @@ async fn file_evidence(path: &Path, options: &Options) -> Result<Submission, Ing
         return Ok(Submission::new(ev).with_screenshot(mime, bytes));
     }
     if options.transcription.is_some() {
-        return Err(IngestError::Usage(format!(
+        return Err(IngestError::BadInput(format!(
             "{name} is not a PNG, JPEG or WebP screenshot: {flag} goes with {} only for images",
             options.flags.file
         )));
     }
     let doc = sgw_extract::extract(&bytes, None, base(options))
-        .map_err(|e| IngestError::Usage(format!("{name}: {e}")))?;
+        .map_err(|e| IngestError::BadInput(format!("{name}: {e}")))?;
     check_readable(&bytes, &doc, &name)?;
     let m = method(doc.kind);
     Ok(Submission::new(evidence(doc, url, &file_name, m, options)?))
@@ -401,7 +393,7 @@ async fn url_evidence(
 ) -> Result<Evidence, IngestError> {
     let flag = options.flags.url;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(IngestError::Usage(format!(
+        return Err(IngestError::BadInput(format!(
             "{flag} `{url}`: scheme `{}` is not http or https",
             url.scheme()
         )));
@@ -488,7 +480,7 @@ async fn ocr(
         })?
         .map_err(|e| IngestError::Io(format!("running {}: {e}", bin.display())))?;
     if !out.status.success() {
-        return Err(IngestError::Usage(format!(
+        return Err(IngestError::BadInput(format!(
             "{name}: tesseract failed ({}): {}; give the text with {flag}",
             out.status,
             String::from_utf8_lossy(&out.stderr).trim()
@@ -496,7 +488,7 @@ async fn ocr(
     }
     let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
     if text.is_empty() {
-        return Err(IngestError::Usage(format!(
+        return Err(IngestError::BadInput(format!(
             "{name}: OCR found no text; give the text with {flag}"
         )));
     }
@@ -521,7 +513,7 @@ mod tests {
     fn urls_must_be_http() {
         assert!(http_url("https://a.example/x", "--url").is_ok());
         let e = http_url("ftp://a.example/x", "--url").unwrap_err();
-        assert_eq!(e.exit_code(), 1);
+        assert!(matches!(e, IngestError::BadInput(_)));
         assert!(e.to_string().contains("--url") && e.to_string().contains("ftp"));
         assert!(http_url("not a url", "--source-url").is_err());
     }
@@ -566,22 +558,22 @@ mod tests {
         let e = ingest(&Input::Text("  \n".into()), &f, &o)
             .await
             .unwrap_err();
-        assert_eq!(e.exit_code(), 1, "{e}");
+        assert!(matches!(e, IngestError::BadInput(_)), "{e}");
         let missing = dir.path().join("missing.pdf");
         let e = ingest(&Input::File(missing), &f, &o).await.unwrap_err();
-        assert_eq!(e.exit_code(), 1, "{e}");
+        assert!(matches!(e, IngestError::BadInput(_)), "{e}");
         assert!(e.to_string().contains("missing.pdf"), "{e}");
         let e = ingest(&Input::File(dir.path().to_path_buf()), &f, &o)
             .await
             .unwrap_err();
-        assert_eq!(e.exit_code(), 1, "{e}");
+        assert!(matches!(e, IngestError::BadInput(_)), "{e}");
         let garbage = dir.path().join("garbage.bin");
         let bytes: Vec<u8> = (0..4096u32)
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
             .collect();
         std::fs::write(&garbage, bytes).unwrap();
         let e = ingest(&Input::File(garbage), &f, &o).await.unwrap_err();
-        assert_eq!(e.exit_code(), 1, "{e}");
+        assert!(matches!(e, IngestError::BadInput(_)), "{e}");
         assert!(e.to_string().contains("garbage.bin"), "{e}");
         let mut small = Options::new("q");
         small.max_bytes = 4;
@@ -593,7 +585,7 @@ mod tests {
         let mut o = Options::new("q");
         o.transcription = Some("typed".into());
         let e = ingest(&Input::Text("x".into()), &f, &o).await.unwrap_err();
-        assert_eq!(e.exit_code(), 1, "{e}");
+        assert!(matches!(e, IngestError::BadInput(_)), "{e}");
         let page = dir.path().join("page.txt");
         std::fs::write(&page, "plain text page").unwrap();
         let e = ingest(&Input::File(page), &f, &o).await.unwrap_err();
@@ -622,7 +614,7 @@ mod tests {
         let e = ingest(&Input::Url(url), &fetcher(), &Options::new("q"))
             .await
             .unwrap_err();
-        assert_eq!(e.exit_code(), 2, "{e}");
+        assert!(matches!(e, IngestError::NotDone { .. }), "{e}");
         assert!(e.failure_code().is_some(), "{e}");
         assert!(e.to_string().starts_with("--url: "), "{e}");
     }

@@ -314,8 +314,8 @@ async fn submission_of(
 /// An ingestion error at its exit code (1 usage, 2 operational, 3 I/O).
 fn backend_error(e: IngestError) -> BackendError {
     match e {
-        IngestError::Usage(m) => BackendError::Usage(m),
-        e @ IngestError::Operational { .. } => BackendError::Operational(e.to_string()),
+        IngestError::BadInput(m) => BackendError::Usage(m),
+        e @ IngestError::NotDone { .. } => BackendError::Operational(e.to_string()),
         IngestError::Io(m) => BackendError::Io(m),
     }
 }
