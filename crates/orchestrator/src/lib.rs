@@ -18,8 +18,10 @@ mod plan;
 pub mod policy;
 mod relevance;
 mod suspend;
+mod user_evidence;
 
 pub use answer::TextAnalyzer;
 pub use chain::{BuildError, Gateway, GatewayBuilder, SearchError};
 pub use plan::{Planner, registrable_domain};
 pub use policy::{ChainStep, Policy, PolicyError, PolicyErrors, Warning};
+pub use user_evidence::user_evidence_result;

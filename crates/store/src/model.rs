@@ -481,9 +481,6 @@ pub struct Submission {
     pub evidence: Evidence,
     /// The image itself when the submission is a screenshot: (MIME type, bytes).
     pub screenshot: Option<(String, Vec<u8>)>,
-    /// The result to cache for the request's key; when `None` the store
-    /// builds one from the evidence alone (see [`crate::Store::resolve_request`]).
-    pub result: Option<SearchResult>,
 }
 
 impl Submission {
@@ -491,17 +488,11 @@ impl Submission {
         Submission {
             evidence,
             screenshot: None,
-            result: None,
         }
     }
 
     pub fn with_screenshot(mut self, mime: impl Into<String>, bytes: Vec<u8>) -> Submission {
         self.screenshot = Some((mime.into(), bytes));
-        self
-    }
-
-    pub fn with_result(mut self, result: SearchResult) -> Submission {
-        self.result = Some(result);
         self
     }
 }

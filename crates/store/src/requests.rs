@@ -9,7 +9,7 @@ use crate::evidence::{insert_evidence, insert_screenshot};
 use crate::model::*;
 use crate::store::{decode_key, in_record, json_col, key_args, to_json, ts, whole_ms};
 use jiff::Timestamp;
-use sgw_contract::{Answer, AnswerPassage, EvidenceSource, SearchResult, SourceTier};
+use sgw_contract::{SearchResult, SourceTier};
 
 const REQUEST_COLS: &str = "id, status, normalized_query, topic_type, jurisdiction_or_scope, \
     effective_date, query, attempts, blocked, created_at_ms, resolved_at_ms, evidence_id";
@@ -95,13 +95,16 @@ impl Store {
     /// transaction: stores the evidence as USER_SUPPLIED_EVIDENCE under the
     /// request's key (plus the screenshot, if any), marks the request
     /// resolved, and writes the cache entry for the key so the next
-    /// identical query answers from cache. When the submission carries no
-    /// result, one is built from the evidence alone (its passages, scored
-    /// by the contract's default scoring: USER_SUPPLIED_EVIDENCE, low).
+    /// identical query answers from cache with `result`. The caller builds
+    /// the result (the store does not score): usually
+    /// `sgw_orchestrator::user_evidence_result(&policy, &submission.evidence, now)`
+    /// after giving the evidence its `evidence_id`; the store adds the
+    /// evidence id, the request id and the key when the result lacks them.
     pub async fn resolve_request(
         &self,
         id: &str,
         submission: Submission,
+        mut result: SearchResult,
         now: Timestamp,
     ) -> Result<HumanRequest, StoreError> {
         let now = whole_ms(now);
@@ -115,10 +118,6 @@ impl Store {
         );
         record.extracted_at = now;
         record.evidence.tier_hint = Some(SourceTier::UserSuppliedEvidence);
-        let mut result = match submission.result {
-            Some(r) => r,
-            None => result_from_user_evidence(&record, now),
-        };
         if !result.evidence_ids.contains(&record.id) {
             result.evidence_ids.push(record.id.clone());
         }
@@ -238,56 +237,4 @@ fn decode_request_of(row: &Row, id: String, owner: &str) -> Result<HumanRequest,
         evidence_id: row.opt_text("evidence_id")?,
         id,
     })
-}
-
-/// A result made of one piece of user-supplied evidence.
-fn result_from_user_evidence(record: &StoredEvidence, now: Timestamp) -> SearchResult {
-    let ev = &record.evidence;
-    let tier = SourceTier::UserSuppliedEvidence;
-    let mut passages: Vec<AnswerPassage> = ev
-        .passages
-        .iter()
-        .map(|p| AnswerPassage {
-            text: p.text.clone(),
-            evidence_id: Some(record.id.clone()),
-            url: ev.url.to_string(),
-            tier,
-            start: p.start,
-            end: p.end,
-            score: p.score,
-        })
-        .collect();
-    if passages.is_empty() && !ev.text.trim().is_empty() {
-        let mut end = ev.text.len().min(1000);
-        while !ev.text.is_char_boundary(end) {
-            end -= 1;
-        }
-        passages.push(AnswerPassage {
-            text: ev.text[..end].to_string(),
-            evidence_id: Some(record.id.clone()),
-            url: ev.url.to_string(),
-            tier,
-            start: 0,
-            end,
-            score: 1.0,
-        });
-    }
-    let mut source =
-        EvidenceSource::new(ev.url.to_string(), ev.title.clone(), tier, now.to_string());
-    source.publisher = ev.publisher.clone();
-    source.published_at = ev.published_at.clone();
-    source.evidence_id = Some(record.id.clone());
-    source.extraction_method = Some(ev.extraction_method.clone());
-    let mut result = sgw_contract::build_result(
-        Answer {
-            passages,
-            fields: Default::default(),
-        },
-        vec![source],
-        Vec::new(),
-        true,
-        vec!["answered from user-supplied evidence".into()],
-    );
-    result.verified_at = now;
-    result
 }

@@ -183,6 +183,39 @@ pub fn stored(k: &CacheKey, seed: &str) -> StoredEvidence {
     r
 }
 
+/// The result of one piece of user evidence, as
+/// `sgw_orchestrator::user_evidence_result` builds it with the default policy
+/// (USER_SUPPLIED_EVIDENCE, 0.5): its opening text as the answer. The store
+/// adds the evidence id it assigns.
+pub fn user_result(ev: &Evidence) -> SearchResult {
+    let tier = SourceTier::UserSuppliedEvidence;
+    let passage = sgw_contract::AnswerPassage {
+        text: ev.text.clone(),
+        evidence_id: None,
+        url: ev.url.to_string(),
+        tier,
+        start: 0,
+        end: ev.text.len(),
+        score: 1.0,
+    };
+    let source = EvidenceSource::new(
+        ev.url.to_string(),
+        ev.title.clone(),
+        tier,
+        "2026-03-01T12:00:00Z",
+    );
+    sgw_contract::build_result(
+        sgw_contract::Answer {
+            passages: vec![passage],
+            fields: Default::default(),
+        },
+        vec![source],
+        Vec::new(),
+        true,
+        Vec::new(),
+    )
+}
+
 /// A result citing `ids` (as the orchestrator would build it).
 pub fn result_for(ids: &[&str]) -> SearchResult {
     let sources = ids

@@ -73,6 +73,7 @@ async fn request_lifecycle(fx: &Fixture) {
         .resolve_request(
             &created.id,
             Submission::new(ev.clone()).with_screenshot("image/png", png.clone()),
+            user_result(&ev),
             resolved_at,
         )
         .await
@@ -111,7 +112,12 @@ async fn request_lifecycle(fx: &Fixture) {
 
     // A resolved request cannot be resolved or cancelled again.
     let again = store
-        .resolve_request(&created.id, Submission::new(ev.clone()), resolved_at)
+        .resolve_request(
+            &created.id,
+            Submission::new(ev.clone()),
+            user_result(&ev),
+            resolved_at,
+        )
         .await
         .unwrap_err();
     assert!(matches!(again, StoreError::InvalidState { .. }), "{again}");
@@ -163,7 +169,12 @@ async fn request_lifecycle(fx: &Fixture) {
     let missing = new_request_id();
     assert!(store.get_request(&missing).await.unwrap().is_none());
     let err = store
-        .resolve_request(&missing, Submission::new(ev.clone()), t0())
+        .resolve_request(
+            &missing,
+            Submission::new(ev.clone()),
+            user_result(&ev),
+            t0(),
+        )
         .await
         .unwrap_err();
     assert!(matches!(err, StoreError::NotFound { .. }), "{err}");
@@ -180,7 +191,8 @@ async fn request_lifecycle(fx: &Fixture) {
     let err = store
         .resolve_request(
             &third.id,
-            Submission::new(ev).with_screenshot("application/pdf", vec![1]),
+            Submission::new(ev.clone()).with_screenshot("application/pdf", vec![1]),
+            user_result(&ev),
             t0(),
         )
         .await

@@ -35,7 +35,7 @@ async fn two_handles_share_one_schema() {
         .await
         .unwrap();
     let ev = sample_evidence("human");
-    b.resolve_request(&req.id, Submission::new(ev), t0())
+    b.resolve_request(&req.id, Submission::new(ev.clone()), user_result(&ev), t0())
         .await
         .unwrap();
     assert_eq!(
@@ -44,9 +44,14 @@ async fn two_handles_share_one_schema() {
     );
     // Only one handle can win a race to resolve: the other sees it resolved.
     assert!(
-        a.resolve_request(&req.id, Submission::new(sample_evidence("late")), t0())
-            .await
-            .is_err()
+        a.resolve_request(
+            &req.id,
+            Submission::new(sample_evidence("late")),
+            user_result(&sample_evidence("late")),
+            t0()
+        )
+        .await
+        .is_err()
     );
 }
 
@@ -74,8 +79,18 @@ async fn concurrent_resolutions_one_winner() {
             .await
             .unwrap();
         let (ra, rb) = tokio::join!(
-            a.resolve_request(&req.id, Submission::new(sample_evidence("ra")), t0()),
-            b.resolve_request(&req.id, Submission::new(sample_evidence("rb")), t0()),
+            a.resolve_request(
+                &req.id,
+                Submission::new(sample_evidence("ra")),
+                user_result(&sample_evidence("ra")),
+                t0()
+            ),
+            b.resolve_request(
+                &req.id,
+                Submission::new(sample_evidence("rb")),
+                user_result(&sample_evidence("rb")),
+                t0()
+            ),
         );
         assert_eq!(
             usize::from(ra.is_ok()) + usize::from(rb.is_ok()),

@@ -205,12 +205,19 @@ pub async fn run(args: Args) -> CliResult {
                 .map_err(|e| CliError::Usage(e.to_string()))?;
             let fetcher =
                 search_gateway::Fetcher::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
-            let submission = ingest::ingest(&input, &fetcher, &options)
+            let mut submission = ingest::ingest(&input, &fetcher, &options)
                 .await
                 .map_err(CliError::from)?;
+            let now = jiff::Timestamp::now();
+            submission.evidence.evidence_id = Some(search_gateway::store::new_evidence_id());
+            let result = search_gateway::orchestrator::user_evidence_result(
+                &policy,
+                &submission.evidence,
+                now,
+            );
             let evidence = submission.evidence.clone();
             let resolved = store
-                .resolve_request(&request_id, submission, jiff::Timestamp::now())
+                .resolve_request(&request_id, submission, result, now)
                 .await
                 .map_err(CliError::from)?;
             let evidence_id = resolved.evidence_id.clone().unwrap_or_default();

@@ -365,8 +365,11 @@ async fn submit(
                 .id
         }
     };
+    let mut submission = submission;
+    submission.evidence.evidence_id = Some(sgw_store::new_evidence_id());
+    let result = sgw_orchestrator::user_evidence_result(&policy, &submission.evidence, now);
     let resolved = store
-        .resolve_request(&request_id, submission, now)
+        .resolve_request(&request_id, submission, result, now)
         .await
         .map_err(store_error)?;
     store.close().await;
