@@ -209,12 +209,8 @@ pub async fn run(args: Args) -> CliResult {
                 .await
                 .map_err(CliError::from)?;
             let now = jiff::Timestamp::now();
-            submission.evidence.evidence_id = Some(search_gateway::store::new_evidence_id());
-            let result = search_gateway::orchestrator::user_evidence_result(
-                &policy,
-                &submission.evidence,
-                now,
-            );
+            submission.evidence.evidence_id = Some(sgw_store::new_evidence_id());
+            let result = sgw_orchestrator::user_evidence_result(&policy, &submission.evidence, now);
             let evidence = submission.evidence.clone();
             let resolved = store
                 .resolve_request(&request_id, submission, result, now)
