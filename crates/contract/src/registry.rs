@@ -1,5 +1,5 @@
 //! The provider SDK's registry: a provider kind is one typed config
-//! ([`ProviderConfig`]) registered with one line ([`register_provider!`]);
+//! ([`ProviderConfig`]) registered with one line ([`register_provider!`](crate::register_provider!));
 //! the registry parses a policy's `config:` block into it (errors name the
 //! field) and hands it the services it needs through [`BuildContext`].
 
@@ -206,7 +206,7 @@ impl FactoryError {
 }
 
 /// A provider kind: its `config:` block as a typed struct, and how to build
-/// the provider from it. Register it with [`register_provider!`]:
+/// the provider from it. Register it with [`register_provider!`](crate::register_provider!):
 ///
 /// ```
 /// use serde::Deserialize;
@@ -284,7 +284,7 @@ fn build_from_config<C: ProviderConfig>(
 }
 
 /// A registered provider kind. Made from a [`ProviderConfig`] by
-/// [`ProviderFactory::of`] (which [`register_provider!`] calls).
+/// [`ProviderFactory::of`] (which [`register_provider!`](crate::register_provider!) calls).
 #[derive(Clone, Copy)]
 pub struct ProviderFactory {
     /// The `kind:` value a policy uses.
