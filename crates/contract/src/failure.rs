@@ -92,19 +92,6 @@ impl FailureCode {
             .copied()
             .filter(|c| c.is_seed_code())
     }
-
-    /// Codes that describe a source being unreachable behind a gate a person
-    /// could pass (used to build human evidence requests).
-    pub const fn is_gate(self) -> bool {
-        matches!(
-            self,
-            FailureCode::SearchProviderCaptcha
-                | FailureCode::SourceBlockedByCdn
-                | FailureCode::SourceLoginRequired
-                | FailureCode::SourceDynamicPageUnreadable
-                | FailureCode::SourceRobotsDisallowed
-        )
-    }
 }
 
 impl fmt::Display for FailureCode {

@@ -4,6 +4,7 @@ mod attempt;
 mod breakdown;
 mod evidence;
 mod failure;
+mod gate;
 mod hosts;
 mod provider;
 mod registry;
@@ -18,6 +19,7 @@ pub use attempt::{Attempt, AttemptOutcome};
 pub use breakdown::{CountedSource, ScoreBreakdown, ScoreCap, ScorePenalty};
 pub use evidence::{Evidence, EvidenceMetadata, FoundField, HttpValidators, Passage, content_hash};
 pub use failure::{FailureCode, UnknownFailureCode, classify_http_or_extraction_failure};
+pub use gate::{GateType, UnknownGate};
 pub use hosts::{HostHealth, HostRest, host_ledger_key};
 pub use provider::{
     EvidenceSink, Provider, ProviderCall, ProviderError, ProviderReport, SuspensionLedger,

@@ -3,7 +3,7 @@
 use crate::StoreError;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
-use sgw_contract::{Attempt, CacheKey, Evidence, FailureCode, SearchResult, SourceTier};
+use sgw_contract::{Attempt, CacheKey, Evidence, FailureCode, GateType, SearchResult, SourceTier};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -378,49 +378,6 @@ impl FromStr for RequestStatus {
                 message: format!("`{other}` is not one of open, resolved, cancelled"),
             }),
         }
-    }
-}
-
-/// What stands between the gateway and a source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GateType {
-    Captcha,
-    Cdn,
-    Login,
-    DynamicPage,
-    Robots,
-    Other,
-}
-
-impl GateType {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            GateType::Captcha => "captcha",
-            GateType::Cdn => "cdn",
-            GateType::Login => "login",
-            GateType::DynamicPage => "dynamic_page",
-            GateType::Robots => "robots",
-            GateType::Other => "other",
-        }
-    }
-
-    /// The gate a failure code describes (`Other` for codes that are not gates).
-    pub fn from_failure_code(code: FailureCode) -> GateType {
-        match code {
-            FailureCode::SearchProviderCaptcha => GateType::Captcha,
-            FailureCode::SourceBlockedByCdn => GateType::Cdn,
-            FailureCode::SourceLoginRequired => GateType::Login,
-            FailureCode::SourceDynamicPageUnreadable => GateType::DynamicPage,
-            FailureCode::SourceRobotsDisallowed => GateType::Robots,
-            _ => GateType::Other,
-        }
-    }
-}
-
-impl fmt::Display for GateType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -23,7 +23,7 @@ fn new_request(q: &str) -> NewHumanRequest {
         ],
         blocked: vec![BlockedUrl {
             url: "https://gov.example/fees".into(),
-            gate: GateType::from_failure_code(FailureCode::SearchProviderCaptcha),
+            gate: GateType::of_code(FailureCode::SearchProviderCaptcha),
             needed: "Open the fee page in a browser and paste the fee table or a screenshot of it."
                 .into(),
         }],

@@ -75,29 +75,32 @@ pub fn needed_with_id(needed: &str, id: &str) -> String {
     )
 }
 
-/// The plain sentence saying what a person should do about `url` behind `gate`.
-pub fn needed_sentence(url: &str, gate: GateType, code: Option<FailureCode>) -> String {
+/// The plain sentence saying what a person should do about `url` behind
+/// `gate`, ending with `how` they hand the evidence in (for `sgw`,
+/// [`SUBMIT_HOW`]; `research` names its own command). The one builder of
+/// these sentences: human requests and research gates both use it.
+pub fn needed_sentence(url: &str, gate: GateType, code: Option<FailureCode>, how: &str) -> String {
     match gate {
         GateType::Captcha => {
-            format!("Open {url} in a browser, pass the CAPTCHA, and {SUBMIT_HOW}.")
+            format!("Open {url} in a browser, pass the CAPTCHA, and {how}.")
         }
-        GateType::Cdn => format!(
-            "Open {url} in a browser (a CDN or firewall refused the gateway), and {SUBMIT_HOW}."
-        ),
+        GateType::Cdn => {
+            format!("Open {url} in a browser (a CDN or firewall refused the gateway), and {how}.")
+        }
         GateType::Login => {
-            format!("Sign in to {url} with your own account in a browser, and {SUBMIT_HOW}.")
+            format!("Sign in to {url} with your own account in a browser, and {how}.")
         }
         GateType::DynamicPage => format!(
-            "Open {url} in a browser with JavaScript enabled (the page has no readable text without it), and {SUBMIT_HOW}."
+            "Open {url} in a browser with JavaScript enabled (the page has no readable text without it), and {how}."
         ),
         GateType::Robots => format!(
-            "robots.txt asks automated clients not to read {url}: open it in a browser yourself, and {SUBMIT_HOW}."
+            "robots.txt asks automated clients not to read {url}: open it in a browser yourself, and {how}."
         ),
         GateType::Other => match code {
             Some(c) => format!(
-                "The gateway could not read {url} ({c}): if you can find this content (here or at a new address), {SUBMIT_HOW}."
+                "The gateway could not read {url} ({c}): if you can find this content (here or at a new address), {how}."
             ),
-            None => format!("Find the content of {url}, and {SUBMIT_HOW}."),
+            None => format!("Find the content of {url}, and {how}."),
         },
     }
 }
@@ -121,7 +124,7 @@ pub fn blocked_urls(attempts: &[Attempt], include_other: bool) -> Vec<BlockedUrl
         if !matches!(url.scheme(), "http" | "https") {
             continue;
         }
-        let gate = GateType::from_failure_code(code);
+        let gate = GateType::of_code(code);
         // Never ask a person to open a URL the gateway did not reach at a
         // public address: refused by the SSRF guard, unreachable (DNS failure,
         // refused connection), or an internal address or name.
@@ -143,7 +146,7 @@ pub fn blocked_urls(attempts: &[Attempt], include_other: bool) -> Vec<BlockedUrl
         let entry = BlockedUrl {
             url: url.to_string(),
             gate,
-            needed: needed_sentence(url.as_str(), gate, Some(code)),
+            needed: needed_sentence(url.as_str(), gate, Some(code), SUBMIT_HOW),
         };
         if gate == GateType::Other {
             others.push(entry);

@@ -204,7 +204,10 @@ fn every_gate_code_maps_to_its_gate_and_non_urls_are_ignored() {
         assert!(b.needed.contains(&b.url), "{}", b.needed);
         assert!(b.needed.ends_with('.'));
     }
-    assert!(needed_sentence("https://c.example/x", GateType::Login, None).contains("Sign in"));
+    assert!(
+        needed_sentence("https://c.example/x", GateType::Login, None, "submit it")
+            .contains("Sign in")
+    );
     assert!(blocked[4].needed.contains("robots.txt"));
 }
 

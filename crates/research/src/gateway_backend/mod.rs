@@ -179,23 +179,14 @@ pub fn gate_type(gate: GateType, detail: Option<&str>) -> String {
     }
 }
 
-/// A plain sentence: what a person has to do for a gated URL.
-pub fn what_is_needed(gate: &str, url: &str, session_id: &str) -> String {
-    let action = match gate {
-        "captcha" => "open it in a browser and pass the CAPTCHA yourself",
-        "cloudflare" | "cdn" => {
-            "open it in a browser (the site's CDN refused the gateway; if it challenges you, clear the challenge yourself)"
-        }
-        "login" => "sign in with your own account",
-        "dynamic_page" => "open it in a browser (the page needs JavaScript) and let it load",
-        "robots" => {
-            "open it yourself (robots.txt forbids the gateway to fetch it) if you may read it"
-        }
-        _ => "open it in a browser",
-    };
-    format!(
-        "The gateway could not read {url}: {action}, then hand in the page as pasted text, a saved HTML or PDF file, or a URL it can read (`research gates --resolve {session_id} <gateId> --text …|--file …|--url …`)."
-    )
+/// A plain sentence: what a person has to do for a gated URL — the
+/// human-intake provider's sentence for the gate, ending with this session's
+/// `research gates --resolve` command.
+pub fn what_is_needed(gate: GateType, url: &str, session_id: &str) -> String {
+    let how = format!(
+        "hand in the page as pasted text, a saved HTML or PDF file, or a URL the gateway can read (`research gates --resolve {session_id} <gateId> --text …|--file …|--url …`)"
+    );
+    sgw_provider_human_intake::needed_sentence(url, gate, None, &how)
 }
 
 /// The session-side view of a gateway result.
@@ -246,7 +237,7 @@ pub fn report(result: &SearchResult, session_id: &str) -> GatewayReport {
             .find_map(|a| a.detail.as_deref());
         let gate = gate_type(blocked.gate, detail);
         gated.push(GatedUrl {
-            what_is_needed: what_is_needed(&gate, &blocked.url, session_id),
+            what_is_needed: what_is_needed(blocked.gate, &blocked.url, session_id),
             url: blocked.url,
             gate_type: gate,
         });
@@ -266,17 +257,6 @@ pub fn report(result: &SearchResult, session_id: &str) -> GatewayReport {
 }
 
 // ---- gates --resolve ----
-
-fn gate_of(gate_type: &str) -> GateType {
-    match gate_type {
-        "captcha" => GateType::Captcha,
-        "cdn" | "cloudflare" => GateType::Cdn,
-        "login" => GateType::Login,
-        "dynamic_page" => GateType::DynamicPage,
-        "robots" => GateType::Robots,
-        _ => GateType::Other,
-    }
-}
 
 /// The person's submission, ingested by the human-intake provider's one
 /// ingestion (the same as `sgw evidence submit`): text, a file (HTML, PDF, text,
@@ -345,7 +325,9 @@ async fn submit(
     let request_id = match existing {
         Some(r) => r.id.clone(),
         None => {
-            let gate_kind = gate_of(gate.gate_type);
+            // `cloudflare` reads as a CDN block; a spelling from a hand-edited
+            // session that is no gate at all is "other".
+            let gate_kind = gate.gate_type.parse().unwrap_or(GateType::Other);
             store
                 .create_request(
                     NewHumanRequest {
@@ -355,7 +337,7 @@ async fn submit(
                         blocked: vec![BlockedUrl {
                             url: gate.url.to_string(),
                             gate: gate_kind,
-                            needed: what_is_needed(gate.gate_type, gate.url, gate.session_id),
+                            needed: what_is_needed(gate_kind, gate.url, gate.session_id),
                         }],
                     },
                     now,
@@ -400,14 +382,15 @@ mod tests {
         );
         assert_eq!(gate_type(GateType::Cdn, Some("AkamaiGHost")), "cdn");
         assert_eq!(gate_type(GateType::DynamicPage, None), "dynamic_page");
-        let s = what_is_needed("login", "https://x.example/a", "01ARZ3NDEKTSV4RRFFQ69G5FAV");
+        let s = what_is_needed(
+            GateType::Login,
+            "https://x.example/a",
+            "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        );
         assert!(
             s.contains("--resolve 01ARZ3NDEKTSV4RRFFQ69G5FAV <gateId>"),
             "{s}"
         );
-        assert!(
-            s.contains("https://x.example/a") && s.contains("sign in"),
-            "{s}"
-        );
+        assert!(s.starts_with("Sign in to https://x.example/a"), "{s}");
     }
 }
