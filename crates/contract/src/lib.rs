@@ -30,8 +30,8 @@ pub use registry::{
     Services, TextAnalyzer, factories, factory, parse_config,
 };
 pub use request::{
-    CacheKey, FieldKind, FieldSpec, FieldSpecError, Hints, PlannedSource, SearchRequest,
-    normalize_query,
+    CacheKey, CacheKeyParseError, FieldKind, FieldSpec, FieldSpecError, Hints, PlannedSource,
+    SearchRequest, normalize_query,
 };
 pub use result::{
     Answer, AnswerField, AnswerPassage, CompetingReason, ConfidenceLevel, EvidenceSource,

@@ -165,20 +165,112 @@ impl CacheKey {
     }
 }
 
+/// Prints `"query" topic=T scope=S date=D` (`scope=-` for none). The query is
+/// always a JSON string; another field is JSON-quoted when it is empty or holds
+/// whitespace, quotes, backslashes or `=` (a multi-word scope: `scope="new york"`),
+/// so [`CacheKey::from_str`] reads back every key this prints.
 impl fmt::Display for CacheKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let scope = if self.jurisdiction_or_scope.is_empty() {
+            "-".to_string()
+        } else {
+            key_field(&self.jurisdiction_or_scope)
+        };
         write!(
             f,
-            "{:?} topic={} scope={} date={}",
-            self.normalized_query,
-            self.topic_type,
-            if self.jurisdiction_or_scope.is_empty() {
-                "-"
-            } else {
-                &self.jurisdiction_or_scope
-            },
-            self.effective_date
+            "{} topic={} scope={scope} date={}",
+            json_quote(&self.normalized_query),
+            key_field(&self.topic_type),
+            key_field(&self.effective_date)
         )
+    }
+}
+
+fn json_quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+/// A field as printed: bare when it reads back as itself, else JSON-quoted.
+fn key_field(v: &str) -> String {
+    let bare = !v.is_empty()
+        && v != "-"
+        && !v
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\\' | '='));
+    if bare { v.to_string() } else { json_quote(v) }
+}
+
+/// Why a string is not a cache key as [`CacheKey`]'s `Display` prints it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CacheKeyParseError {
+    /// The key does not start with the query as a JSON string.
+    #[error(
+        "a cache key starts with the query in double quotes (`\"query\" topic=… scope=… date=…`)"
+    )]
+    Query,
+    /// A field is not `name=value` with a bare or JSON-quoted value.
+    #[error("malformed cache key field near `{0}`")]
+    Field(String),
+    /// A field other than topic, scope and date.
+    #[error("unknown cache key field `{0}` (expected topic, scope, date)")]
+    Unknown(String),
+    /// A required field is missing.
+    #[error("the cache key has no `{0}=`")]
+    Missing(&'static str),
+}
+
+/// Reads a JSON string at the start of `s`: the string and the rest.
+fn leading_json_string(s: &str) -> Option<(String, &str)> {
+    let mut stream = serde_json::Deserializer::from_str(s).into_iter::<String>();
+    let value = stream.next()?.ok()?;
+    Some((value, &s[stream.byte_offset()..]))
+}
+
+impl FromStr for CacheKey {
+    type Err = CacheKeyParseError;
+
+    fn from_str(s: &str) -> Result<CacheKey, CacheKeyParseError> {
+        let s = s.trim();
+        if !s.starts_with('"') {
+            return Err(CacheKeyParseError::Query);
+        }
+        let (query, mut rest) = leading_json_string(s).ok_or(CacheKeyParseError::Query)?;
+        let (mut topic, mut scope, mut date) = (None, None, None);
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() {
+                break;
+            }
+            let near = || CacheKeyParseError::Field(rest.chars().take(30).collect());
+            let (name, after) = rest.split_once('=').ok_or_else(near)?;
+            if name.is_empty() || name.contains(char::is_whitespace) {
+                return Err(near());
+            }
+            let (value, quoted, tail) = if after.starts_with('"') {
+                let (v, tail) = leading_json_string(after).ok_or_else(near)?;
+                (v, true, tail)
+            } else {
+                let end = after.find(char::is_whitespace).unwrap_or(after.len());
+                (after[..end].to_string(), false, &after[end..])
+            };
+            if !tail.is_empty() && !tail.starts_with(char::is_whitespace) {
+                return Err(near());
+            }
+            rest = tail;
+            match name {
+                "topic" => topic = Some(value),
+                "scope" if !quoted && value == "-" => scope = Some(String::new()),
+                "scope" => scope = Some(value),
+                "date" => date = Some(value),
+                other => return Err(CacheKeyParseError::Unknown(other.to_string())),
+            }
+        }
+        Ok(CacheKey {
+            normalized_query: query,
+            topic_type: topic.ok_or(CacheKeyParseError::Missing("topic"))?,
+            jurisdiction_or_scope: scope.ok_or(CacheKeyParseError::Missing("scope"))?,
+            effective_date: date.ok_or(CacheKeyParseError::Missing("date"))?,
+        })
     }
 }
 
@@ -219,6 +311,54 @@ pub struct PlannedSource {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn every_printed_cache_key_parses_back(
+            query in ".*",
+            topic in ".*",
+            scope in ".*",
+            date in ".*",
+        ) {
+            let key = CacheKey {
+                normalized_query: query,
+                topic_type: topic,
+                jurisdiction_or_scope: scope,
+                effective_date: date,
+            };
+            prop_assert_eq!(key.to_string().parse::<CacheKey>(), Ok(key));
+        }
+    }
+
+    #[test]
+    fn a_multi_word_scope_round_trips_and_garbage_is_refused() {
+        let key = CacheKey {
+            normalized_query: "central bank rate".into(),
+            topic_type: "policy_or_law".into(),
+            jurisdiction_or_scope: "new york".into(),
+            effective_date: "latest".into(),
+        };
+        let printed = key.to_string();
+        assert_eq!(
+            printed,
+            "\"central bank rate\" topic=policy_or_law scope=\"new york\" date=latest"
+        );
+        assert_eq!(printed.parse::<CacheKey>(), Ok(key));
+        assert_eq!(
+            "central bank rate".parse::<CacheKey>(),
+            Err(CacheKeyParseError::Query)
+        );
+        assert_eq!(
+            "\"q\" topic=news date=latest".parse::<CacheKey>(),
+            Err(CacheKeyParseError::Missing("scope"))
+        );
+        assert_eq!(
+            "\"q\" topic=news scope=- date=latest color=red".parse::<CacheKey>(),
+            Err(CacheKeyParseError::Unknown("color".into()))
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -176,50 +176,10 @@ fn render_list(entries: &[CacheEntrySummary]) -> String {
     out
 }
 
-/// Parses a key as `CacheKey`'s `Display` prints it:
-/// `"query" topic=T scope=S date=D` (`scope=-` for none).
+/// A key as `CacheKey`'s `Display` prints it (`"query" topic=T scope=S date=D`),
+/// or `None` for a plain query.
 fn parse_key_line(s: &str) -> Option<CacheKey> {
-    let s = s.trim();
-    let rest = s.strip_prefix('"')?;
-    // The query is a Debug-quoted string: find its closing quote.
-    let mut end = None;
-    let mut escaped = false;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '\\' if !escaped => escaped = true,
-            '"' if !escaped => {
-                end = Some(i);
-                break;
-            }
-            _ => escaped = false,
-        }
-    }
-    let end = end?;
-    let query: String = serde_json::from_str(&format!("\"{}\"", &rest[..end])).ok()?;
-    let mut topic = None;
-    let mut scope = None;
-    let mut date = None;
-    for part in rest[end + 1..].split_whitespace() {
-        let (k, v) = part.split_once('=')?;
-        match k {
-            "topic" => topic = Some(v.to_string()),
-            "scope" => {
-                scope = Some(if v == "-" {
-                    String::new()
-                } else {
-                    v.to_string()
-                })
-            }
-            "date" => date = Some(v.to_string()),
-            _ => return None,
-        }
-    }
-    Some(CacheKey {
-        normalized_query: query,
-        topic_type: topic?,
-        jurisdiction_or_scope: scope?,
-        effective_date: date?,
-    })
+    s.parse().ok()
 }
 
 pub async fn run(args: Args) -> CliResult {
@@ -414,10 +374,15 @@ mod tests {
         assert_eq!(parse_key_line(&key.to_string()), Some(key.clone()));
         let scoped = CacheKey {
             jurisdiction_or_scope: "eu".into(),
-            ..key
+            ..key.clone()
         };
         assert_eq!(parse_key_line(&scoped.to_string()), Some(scoped));
         assert_eq!(parse_key_line("central bank rate"), None);
+        let multi_word = CacheKey {
+            jurisdiction_or_scope: "new york".into(),
+            ..key
+        };
+        assert_eq!(parse_key_line(&multi_word.to_string()), Some(multi_word));
         assert_eq!(parse_key_line("\"unterminated"), None);
     }
 
