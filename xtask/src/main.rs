@@ -16,7 +16,7 @@ const USAGE: &str = "\
 usage: cargo xtask <task>
 
 tasks:
-  ci             fmt --check, clippy -D warnings, `package`, the test suite, fuzzing and the slim
+  ci             fmt --check, clippy -D warnings, docs, `package`, the test suite, fuzzing, the slim
                  facade builds (what .ci/run does)
   package        [--no-verify] `cargo package` of every library crate; by default each package is
                  also built from its .crate the way a registry user would (~12 CPU-minutes)
@@ -87,6 +87,7 @@ fn ci() -> Result<()> {
         "-D",
         "warnings",
     ])?;
+    doc()?;
     // Before the tests, which may leave files in the tree.
     package(&[])?;
     cargo(&["test", "--workspace"])?;
@@ -100,6 +101,26 @@ fn ci() -> Result<()> {
         "feed",
     ])?;
     cargo(&["check", "-p", "search-gateway", "--no-default-features"])
+}
+
+/// The API docs of every library crate, failing on a broken link or warning.
+fn doc() -> Result<()> {
+    let mut args = vec!["doc", "--no-deps", "--workspace"];
+    for name in NOT_PACKAGED {
+        args.extend(["--exclude", name]);
+    }
+    let cargo_bin = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    eprintln!("$ RUSTDOCFLAGS=\"-D warnings\" cargo {}", args.join(" "));
+    let status = Command::new(cargo_bin)
+        .args(&args)
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .current_dir(workspace_root())
+        .status()
+        .context("cannot run cargo doc")?;
+    if !status.success() {
+        bail!("cargo doc failed with {status}");
+    }
+    Ok(())
 }
 
 /// The crates of the workspace that are not libraries for others to use.

@@ -106,7 +106,7 @@ pub const MAX_GUNZIP: u64 = 64 << 20;
 
 /// If `bytes` is gzip (magic `1f 8b`), the decompressed bytes: `Ok(None)`
 /// when it is not gzip; `Err` when the stream is corrupt or truncated, or
-/// inflates past [`MAX_GUNZIP`] — the same bytes the network layer refuses as
+/// inflates past `MAX_GUNZIP` — the same bytes the network layer refuses as
 /// a `Content-Encoding: gzip` body are refused here.
 pub fn gunzip(bytes: &[u8]) -> Result<Option<Vec<u8>>, GunzipError> {
     if bytes.len() < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b {
@@ -126,7 +126,7 @@ pub fn gunzip(bytes: &[u8]) -> Result<Option<Vec<u8>>, GunzipError> {
 /// Why [`gunzip`] refused a gzip stream.
 #[derive(Debug, thiserror::Error)]
 pub enum GunzipError {
-    /// The stream inflates past [`MAX_GUNZIP`] (a bomb, or simply too large).
+    /// The stream inflates past `MAX_GUNZIP` (a bomb, or simply too large).
     #[error("gzip data inflates past the {limit_mib} MiB limit")]
     TooLarge { limit_mib: u64 },
     /// The stream is corrupt or truncated.

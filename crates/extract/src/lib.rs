@@ -1,10 +1,3 @@
-//! `sgw-extract` turns fetched bytes into evidence: main text, metadata,
-//! ranked passages with byte offsets, and typed answer fields.
-//!
-//! It is **not** a fetcher (no network, no robots, no caps on the wire: that is
-//! `sgw-fetch`), not a browser (no JavaScript; [`looks_like_js_shell`] only tells
-//! the caller that a page needs one), and not a judge of truth (fields are
-//! candidates with their source span; scoring happens in the orchestrator).
 #![doc = include_str!("../README.md")]
 
 mod candidates;

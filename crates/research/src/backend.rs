@@ -3,9 +3,9 @@
 //!
 //! The session store works without the search gateway: the gateway-backed
 //! implementation, `gateway_backend::GatewayBackend`, is behind this crate's
-//! `gateway` feature and reaches the CLI as a trait object through
-//! [`crate::cli::run_with`]. [`crate::cli::run`] passes none: the three verbs then
-//! exit 2 ("this build has no gateway"). Tests implement the trait with fakes.
+//! `gateway` feature and reaches the CLI (`sgw_cli::research::run_with`) as a
+//! trait object; without one the three verbs exit 2 ("this build has no
+//! gateway"). Tests implement the trait with fakes.
 //!
 //! The backend only talks to the gateway; every session write still goes through
 //! the seams in [`crate::gateway`] (`record_search`, `record_extractions`,

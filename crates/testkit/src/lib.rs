@@ -1,13 +1,3 @@
-//! `sgw-testkit` is the **simulated web** of Search Gateway: one loopback
-//! HTTP/1.1 listener serving many virtual hosts (routed by `Host`), whose
-//! pages and faults can be switched while it runs, plus builders for the
-//! documents real sites and search APIs return.
-//!
-//! It is **not** a general mock-server framework (no request matching on
-//! bodies or headers — write a [`SimWeb::route_fn`] handler for that), not
-//! TLS (plain `http://` only), not HTTP/2, and not part of any production
-//! path: it exists for tests and `sgw demo`. With feature `provider` it also
-//! holds a provider author's test fixtures ([`provider`]).
 #![doc = include_str!("../README.md")]
 
 mod body;

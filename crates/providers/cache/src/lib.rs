@@ -1,22 +1,3 @@
-//! `sgw-provider-cache` is the **evidence-cache** provider of Search Gateway
-//! (kind `evidence-cache`, chain step `cached_evidence`): it answers a query
-//! from the evidence the store kept for its cache key.
-//!
-//! - Before the chain the orchestrator calls it with `fresh_only`: only a
-//!   Fresh entry answers (its evidence, `from_cache: true`); a Miss reports
-//!   `EVIDENCE_CACHE_MISS`; a Stale entry waits for the `cached_evidence` step.
-//! - In the `cached_evidence` step a Stale entry is first **revalidated** by a
-//!   conditional GET of each of its evidence URLs that carries validators
-//!   (ETag / Last-Modified). When every source answers 304 (or a 200 with the
-//!   same content) the entry is refreshed in the store and served as fresh;
-//!   otherwise it is served with `EVIDENCE_CACHE_STALE` (the scoring penalty).
-//!
-//! It is **not** a fetcher of new content (a source that changed keeps the
-//! entry stale; the rest of the chain fetches), does not decide tiers (the
-//! stored tier goes back as the tier hint, and the orchestrator never upgrades
-//! `USER_SUPPLIED_EVIDENCE`), and never writes evidence: cached evidence goes
-//! back marked [`Evidence::stored`] with its `evidence_id` (and
-//! `extraction_method: "cache"`), so the orchestrator does not store it again.
 #![doc = include_str!("../README.md")]
 
 use jiff::Timestamp;

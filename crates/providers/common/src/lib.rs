@@ -1,17 +1,3 @@
-//! `sgw-provider-common` is, with `sgw-contract`, **the provider SDK** of
-//! Search Gateway (see `docs/adding-a-provider.md`): the toolkit every
-//! provider crate shares — built-in or a third party's — so adapters never
-//! copy code: reading a page into
-//! [`Evidence`](sgw_contract::Evidence) ([`read_page`], [`read_pages`]),
-//! turning fetch failures into per-target [`Attempt`](sgw_contract::Attempt)s
-//! or a provider-level [`ProviderError`](sgw_contract::ProviderError),
-//! expanding URL templates ([`expand_template`]), ranking candidate links by
-//! relevance and recency ([`rank`]), and matching URLs to the planned
-//! registry sources ([`source_for`]).
-//!
-//! It is **not** a provider itself, and holds no politeness, retry, SSRF or
-//! tier logic: the network layer (`sgw-fetch`) and the orchestrator own
-//! those. The tier it sets is only the registry entry's `tier_hint`.
 #![doc = include_str!("../README.md")]
 
 mod json;

@@ -1,19 +1,3 @@
-//! `sgw-provider-human-intake` is the **human-intake** provider of Search
-//! Gateway (kind `human-intake`, chain step `user_supplied_evidence_request`):
-//! when automation could not answer, it opens a human evidence request in the
-//! store saying what was tried, which URLs are blocked behind which gate
-//! (CAPTCHA, CDN, login, dynamic page, robots.txt) and, in a plain sentence per
-//! URL, what a person should do. The result carries the request id
-//! (`hr-…`) and `HUMAN_EVIDENCE_REQUIRED`.
-//!
-//! It is **not** a way around any gate (the provider never fetches a gated
-//! page: a person opens it in their own browser; [`ingest`] fetches only a URL
-//! the person hands in, through every guard of the network layer) and does
-//! not duplicate work: an open
-//! request for the same cache key is reused. What the person hands in (text,
-//! a file or screenshot, a URL) becomes a submission in [`ingest`], the one
-//! ingestion `sgw evidence submit` and `research gates --resolve` share;
-//! storing it is `Store::resolve_request`'s job.
 #![doc = include_str!("../README.md")]
 
 pub mod ingest;

@@ -1,14 +1,3 @@
-//! `sgw-provider-mirror`: Search Gateway's providers for the
-//! `authoritative_mirror_or_media` step — `web-archive` (archived snapshots
-//! of the planned sources' pages through a Wayback-style availability API,
-//! marked with `metadata.snapshot_at`) and `mirror` (official hosts rewritten
-//! to their mirrors; authoritative media found through their site search).
-//!
-//! It is **not** a way around a block (archives and mirrors are read through
-//! the same network layer, robots.txt and all), holds no politeness, retry,
-//! SSRF or tier logic (its tiers are hints: an archived OFFICIAL_PRIMARY page
-//! is hinted OFFICIAL_SECONDARY, a mirror OFFICIAL_SECONDARY, a media hit
-//! AUTHORITATIVE_MEDIA; the orchestrator decides), and never crawls.
 #![doc = include_str!("../README.md")]
 
 mod archive;

@@ -1,17 +1,3 @@
-//! `sgw-provider-search-engine`: Search Gateway's search-engine providers
-//! for the `search_engine_provider` step — `searxng` (a SearXNG instance's
-//! JSON API), `brave` (the Brave Search API) and `json-search` (any JSON
-//! search API described by a URL template and JSON pointers).
-//!
-//! Every hit becomes a **snippet lead** (`snippet_only` evidence, never more
-//! than GENERAL_WEB); the best `read_top` hits are fetched and extracted so
-//! their own domains can be classified. An engine that is CAPTCHA'd, rate
-//! limited, timing out or misconfigured fails the provider as a whole
-//! (`Err(ProviderError)`) so the orchestrator can suspend it.
-//!
-//! It is **not** a scraper of search result pages (APIs only), holds no
-//! politeness, retry, SSRF or tier logic (the network layer and the
-//! orchestrator own those), and never treats a snippet as authoritative.
 #![doc = include_str!("../README.md")]
 
 mod config;
