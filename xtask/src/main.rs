@@ -100,7 +100,22 @@ fn ci() -> Result<()> {
         "--features",
         "feed",
     ])?;
-    cargo(&["check", "-p", "search-gateway", "--no-default-features"])
+    cargo(&["check", "-p", "search-gateway", "--no-default-features"])?;
+    for backend in ["sqlite", "postgres"] {
+        cargo(&[
+            "clippy",
+            "-p",
+            "sgw-store",
+            "--all-targets",
+            "--no-default-features",
+            "--features",
+            backend,
+            "--",
+            "-D",
+            "warnings",
+        ])?;
+    }
+    Ok(())
 }
 
 /// The API docs of every library crate, failing on a broken link or warning.

@@ -2,19 +2,34 @@
 //! placeholders, which both SQLite and PostgreSQL accept) runs on either.
 
 use crate::StoreError;
+#[cfg(feature = "postgres")]
+use sqlx::Postgres;
+#[cfg(feature = "sqlite")]
+use sqlx::Sqlite;
+#[cfg(feature = "postgres")]
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
+#[cfg(feature = "sqlite")]
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
     SqliteSynchronous,
 };
-use sqlx::{Postgres, Row as _, Sqlite, Transaction};
+use sqlx::{Row as _, Transaction};
+#[cfg(feature = "sqlite")]
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
-/// The schemes [`crate::Store::open`] understands.
+#[cfg(not(any(feature = "sqlite", feature = "postgres")))]
+compile_error!("sgw-store needs a backend: enable its `sqlite` and/or `postgres` feature");
+
+/// The schemes [`crate::Store::open`] understands (in this build).
+#[cfg(all(feature = "sqlite", feature = "postgres"))]
 pub(crate) const SUPPORTED: &str =
     "`sqlite:` URLs, plain file paths (SQLite), `postgres://` and `postgresql://` URLs";
+#[cfg(all(feature = "sqlite", not(feature = "postgres")))]
+pub(crate) const SUPPORTED: &str = "`sqlite:` URLs and plain file paths (SQLite); this build has no PostgreSQL backend (sgw-store's `postgres` feature)";
+#[cfg(all(feature = "postgres", not(feature = "sqlite")))]
+pub(crate) const SUPPORTED: &str = "`postgres://` and `postgresql://` URLs; this build has no SQLite backend (sgw-store's `sqlite` feature)";
 
 /// Which database a store lives in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,11 +50,14 @@ impl Backend {
 }
 
 /// How long a SQLite writer waits for another writer's lock before failing.
+#[cfg(feature = "sqlite")]
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[derive(Clone)]
 pub(crate) enum Pool {
+    #[cfg(feature = "sqlite")]
     Sqlite(SqlitePool),
+    #[cfg(feature = "postgres")]
     Postgres(PgPool),
 }
 
@@ -69,6 +87,7 @@ fn scheme_of(location: &str) -> Option<&str> {
 pub(crate) async fn connect(location: &str) -> Result<Pool, StoreError> {
     let shown = redact(location);
     match scheme_of(location).map(|s| s.to_ascii_lowercase()) {
+        #[cfg(feature = "postgres")]
         Some(s) if s == "postgres" || s == "postgresql" => {
             let opts = PgConnectOptions::from_str(location).map_err(|e| StoreError::Location {
                 location: shown.clone(),
@@ -91,6 +110,7 @@ pub(crate) async fn connect(location: &str) -> Result<Pool, StoreError> {
                 .map_err(StoreError::db("connecting to PostgreSQL"))?;
             Ok(Pool::Postgres(pool))
         }
+        #[cfg(feature = "sqlite")]
         Some(s) if s == "sqlite" => {
             let opts =
                 SqliteConnectOptions::from_str(location).map_err(|e| StoreError::Location {
@@ -115,13 +135,23 @@ pub(crate) async fn connect(location: &str) -> Result<Pool, StoreError> {
                     message: "empty location".into(),
                 });
             }
-            let path = PathBuf::from(location);
-            ensure_parent(&path)?;
-            sqlite_pool(SqliteConnectOptions::new().filename(&path), false).await
+            #[cfg(feature = "sqlite")]
+            {
+                let path = PathBuf::from(location);
+                ensure_parent(&path)?;
+                sqlite_pool(SqliteConnectOptions::new().filename(&path), false).await
+            }
+            #[cfg(not(feature = "sqlite"))]
+            Err(StoreError::UnsupportedScheme {
+                location: shown,
+                scheme: "a file path (SQLite)".into(),
+                supported: SUPPORTED,
+            })
         }
     }
 }
 
+#[cfg(feature = "sqlite")]
 fn ensure_parent(path: &Path) -> Result<(), StoreError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
@@ -132,6 +162,7 @@ fn ensure_parent(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+#[cfg(feature = "sqlite")]
 async fn sqlite_pool(opts: SqliteConnectOptions, memory: bool) -> Result<Pool, StoreError> {
     let opts = opts
         .create_if_missing(true)
@@ -169,7 +200,9 @@ async fn sqlite_pool(opts: SqliteConnectOptions, memory: bool) -> Result<Pool, S
 impl Pool {
     pub(crate) fn backend(&self) -> Backend {
         match self {
+            #[cfg(feature = "sqlite")]
             Pool::Sqlite(_) => Backend::Sqlite,
+            #[cfg(feature = "postgres")]
             Pool::Postgres(_) => Backend::Postgres,
         }
     }
@@ -177,9 +210,11 @@ impl Pool {
     /// A read transaction (one consistent snapshot).
     pub(crate) async fn read(&self) -> Result<Tx, StoreError> {
         match self {
+            #[cfg(feature = "sqlite")]
             Pool::Sqlite(p) => Ok(Tx::Sqlite(
                 p.begin().await.map_err(StoreError::db("starting a read"))?,
             )),
+            #[cfg(feature = "postgres")]
             Pool::Postgres(p) => Ok(Tx::Postgres(
                 p.begin().await.map_err(StoreError::db("starting a read"))?,
             )),
@@ -191,11 +226,13 @@ impl Pool {
     /// instead of failing on a read-to-write lock upgrade.
     pub(crate) async fn write(&self) -> Result<Tx, StoreError> {
         match self {
+            #[cfg(feature = "sqlite")]
             Pool::Sqlite(p) => Ok(Tx::Sqlite(
                 p.begin_with("BEGIN IMMEDIATE")
                     .await
                     .map_err(StoreError::db("starting a write"))?,
             )),
+            #[cfg(feature = "postgres")]
             Pool::Postgres(p) => Ok(Tx::Postgres(
                 p.begin()
                     .await
@@ -206,7 +243,9 @@ impl Pool {
 
     pub(crate) async fn close(&self) {
         match self {
+            #[cfg(feature = "sqlite")]
             Pool::Sqlite(p) => p.close().await,
+            #[cfg(feature = "postgres")]
             Pool::Postgres(p) => p.close().await,
         }
     }
@@ -290,14 +329,18 @@ macro_rules! bind_all {
 
 /// An open transaction on either backend. Dropping it rolls back.
 pub(crate) enum Tx {
+    #[cfg(feature = "sqlite")]
     Sqlite(Transaction<'static, Sqlite>),
+    #[cfg(feature = "postgres")]
     Postgres(Transaction<'static, Postgres>),
 }
 
 impl Tx {
     pub(crate) fn backend(&self) -> Backend {
         match self {
+            #[cfg(feature = "sqlite")]
             Tx::Sqlite(_) => Backend::Sqlite,
+            #[cfg(feature = "postgres")]
             Tx::Postgres(_) => Backend::Postgres,
         }
     }
@@ -310,10 +353,12 @@ impl Tx {
         args: Vec<Arg>,
     ) -> Result<u64, StoreError> {
         match self {
+            #[cfg(feature = "sqlite")]
             Tx::Sqlite(tx) => bind_all!(sqlx::query(sql), args)
                 .execute(&mut **tx)
                 .await
                 .map(|r| r.rows_affected()),
+            #[cfg(feature = "postgres")]
             Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args)
                 .execute(&mut **tx)
                 .await
@@ -329,10 +374,12 @@ impl Tx {
         args: Vec<Arg>,
     ) -> Result<Vec<Row>, StoreError> {
         match self {
+            #[cfg(feature = "sqlite")]
             Tx::Sqlite(tx) => bind_all!(sqlx::query(sql), args)
                 .fetch_all(&mut **tx)
                 .await
                 .map(|rows| rows.into_iter().map(Row::Sqlite).collect()),
+            #[cfg(feature = "postgres")]
             Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args)
                 .fetch_all(&mut **tx)
                 .await
@@ -348,10 +395,12 @@ impl Tx {
         args: Vec<Arg>,
     ) -> Result<Option<Row>, StoreError> {
         match self {
+            #[cfg(feature = "sqlite")]
             Tx::Sqlite(tx) => bind_all!(sqlx::query(sql), args)
                 .fetch_optional(&mut **tx)
                 .await
                 .map(|r| r.map(Row::Sqlite)),
+            #[cfg(feature = "postgres")]
             Tx::Postgres(tx) => bind_all!(sqlx::query(sql), args)
                 .fetch_optional(&mut **tx)
                 .await
@@ -363,7 +412,9 @@ impl Tx {
     /// Runs a script of several statements (migrations).
     pub(crate) async fn script(&mut self, op: &'static str, sql: &str) -> Result<(), StoreError> {
         match self {
+            #[cfg(feature = "sqlite")]
             Tx::Sqlite(tx) => sqlx::raw_sql(sql).execute(&mut **tx).await.map(|_| ()),
+            #[cfg(feature = "postgres")]
             Tx::Postgres(tx) => sqlx::raw_sql(sql).execute(&mut **tx).await.map(|_| ()),
         }
         .map_err(StoreError::db(op))
@@ -371,7 +422,9 @@ impl Tx {
 
     pub(crate) async fn commit(self) -> Result<(), StoreError> {
         match self {
+            #[cfg(feature = "sqlite")]
             Tx::Sqlite(tx) => tx.commit().await,
+            #[cfg(feature = "postgres")]
             Tx::Postgres(tx) => tx.commit().await,
         }
         .map_err(StoreError::db("committing"))
@@ -380,7 +433,9 @@ impl Tx {
 
 /// A result row from either backend.
 pub(crate) enum Row {
+    #[cfg(feature = "sqlite")]
     Sqlite(SqliteRow),
+    #[cfg(feature = "postgres")]
     Postgres(PgRow),
 }
 
@@ -388,7 +443,9 @@ macro_rules! getter {
     ($name:ident, $t:ty) => {
         pub(crate) fn $name(&self, col: &str) -> Result<$t, StoreError> {
             match self {
+                #[cfg(feature = "sqlite")]
                 Row::Sqlite(r) => r.try_get::<$t, _>(col),
+                #[cfg(feature = "postgres")]
                 Row::Postgres(r) => r.try_get::<$t, _>(col),
             }
             .map_err(|e| StoreError::corrupt(format!("column `{col}`"), e))

@@ -143,9 +143,11 @@ fn sqlx_kind(e: &sqlx::Error) -> StorageErrorKind {
 
 /// The kind of an error the database itself returned, by its backend's codes.
 fn database_kind(db: &dyn sqlx::error::DatabaseError) -> StorageErrorKind {
+    #[cfg(feature = "postgres")]
     if let Some(pg) = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>() {
         return sqlstate_kind(pg.code());
     }
+    #[cfg(feature = "sqlite")]
     if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
         return match db.code().and_then(|c| c.parse::<i64>().ok()) {
             Some(code) => sqlite_code_kind(code),
@@ -157,6 +159,7 @@ fn database_kind(db: &dyn sqlx::error::DatabaseError) -> StorageErrorKind {
 
 /// The kind of a SQLite result code. Extended codes (`SQLITE_BUSY_SNAPSHOT`
 /// = 517, …) keep the primary code in their low byte.
+#[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
 pub(crate) fn sqlite_code_kind(code: i64) -> StorageErrorKind {
     match code & 0xff {
         5 /* BUSY */ | 6 /* LOCKED */ => StorageErrorKind::Busy,
@@ -171,6 +174,7 @@ pub(crate) fn sqlite_code_kind(code: i64) -> StorageErrorKind {
 
 /// The kind of a PostgreSQL SQLSTATE, by class and the codes that need a
 /// finer answer than their class.
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 pub(crate) fn sqlstate_kind(sqlstate: &str) -> StorageErrorKind {
     match sqlstate {
         // insufficient_privilege: retrying as the same role never helps.
