@@ -8,7 +8,6 @@ use bytes::Bytes;
 use flate2::{Compress, Compression, Crc, FlushCompress};
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
-use tokio::io::AsyncReadExt;
 
 use crate::response::Body;
 
@@ -320,22 +319,31 @@ fn crc32_combine(mut crc1: u32, crc2: u32, mut len2: u64) -> u32 {
     crc1 ^ crc2
 }
 
-/// Brotli of `uncompressed` zeros, encoded lazily as the client reads.
+/// Brotli of `uncompressed` zeros, encoded lazily as the client reads: the
+/// encoder is flushed after every chunk of input, so the first bytes leave
+/// after one chunk is compressed (not after the whole input, which a slow
+/// debug build under load could make take longer than a first-byte timeout).
 fn brotli_zeros(uncompressed: u64) -> ByteStream {
     use async_compression::Level;
-    use async_compression::tokio::bufread::BrotliEncoder;
-    let zeros =
-        tokio::io::BufReader::with_capacity(FILLER_CHUNK, tokio::io::repeat(0).take(uncompressed));
-    let enc = BrotliEncoder::with_quality(zeros, Level::Fastest);
-    stream::unfold(Some(Box::pin(enc)), |state| async move {
-        let mut enc = state?;
-        let mut buf = vec![0u8; 16 * 1024];
-        match enc.read(&mut buf).await {
-            Ok(0) => None,
-            Ok(n) => {
-                buf.truncate(n);
-                Some((Ok(Bytes::from(buf)), Some(enc)))
+    use async_compression::tokio::write::BrotliEncoder;
+    use tokio::io::AsyncWriteExt;
+    const CHUNK: u64 = 256 * 1024;
+    let enc = BrotliEncoder::with_quality(Vec::new(), Level::Fastest);
+    stream::unfold(Some((Box::pin(enc), uncompressed)), |state| async move {
+        let (mut enc, left) = state?;
+        let step = async {
+            if left == 0 {
+                enc.shutdown().await?;
+            } else {
+                let n = left.min(CHUNK) as usize;
+                enc.write_all(&vec![0u8; n]).await?;
+                enc.flush().await?;
             }
+            Ok::<_, std::io::Error>(Bytes::from(std::mem::take(enc.get_mut())))
+        };
+        match step.await {
+            Ok(bytes) if left == 0 => (!bytes.is_empty()).then_some((Ok(bytes), None)),
+            Ok(bytes) => Some((Ok(bytes), Some((enc, left - left.min(CHUNK))))),
             Err(e) => Some((Err(e), None)),
         }
     })
