@@ -46,7 +46,9 @@ impl State {
             .unwrap_or_default()
             .to_string();
         State {
-            kinds: search_gateway::registered_kinds(),
+            kinds: search_gateway::registry(&[])
+                .map(|r| r.kinds())
+                .unwrap_or_default(),
             root,
             session,
         }
@@ -585,7 +587,7 @@ fn policy_seeds() -> Vec<Vec<u8>> {
                 .collect()
         })
         .unwrap_or_default();
-    seeds.push(search_gateway::DEFAULT_POLICY.as_bytes().to_vec());
+    seeds.push(include_bytes!("../../crates/search-gateway/policies/default.yaml").to_vec());
     seeds.push(b"version: 1\nname: t\nnetwork:\n  per_host_rate: { requests_per_second: 2.0, burst: 4 }\n  resolve: { a.test: 127.0.0.1 }\nexecution:\n  deadline_ms: 3000\n".to_vec());
     seeds
 }

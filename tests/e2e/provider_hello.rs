@@ -60,7 +60,7 @@ async fn the_custom_sgw_lists_the_example_kind_with_every_built_in_one() {
     assert_eq!(hello["crate"], "provider-hello");
     assert_eq!(hello["step"], "structured_api_or_feed");
     // The facade's own kinds are all there too.
-    for kind in search_gateway::registered_kinds() {
+    for kind in search_gateway::registry(&[]).unwrap().kinds() {
         assert!(
             rows.as_array().unwrap().iter().any(|r| r["kind"] == kind),
             "{kind} missing from {rows}"

@@ -16,18 +16,14 @@ fn policy(world: &World, options: &PolicyOptions, extra: &str) -> Policy {
     let yaml = world
         .policy(options)
         .replacen("execution:\n", &format!("execution:\n{extra}"), 1);
-    Policy::from_bytes(
-        yaml.as_bytes(),
-        Some("world.yaml"),
-        &search_gateway::registered_kinds(),
-    )
-    .unwrap_or_else(|e| panic!("world policy:\n{yaml}\n{e}"))
-    .0
+    search_gateway::parse_policy(yaml.as_bytes(), "world.yaml")
+        .unwrap_or_else(|e| panic!("world policy:\n{yaml}\n{e}"))
+        .0
 }
 
 /// A gateway on `store` with a network layer of its own, returned beside it.
 async fn gateway(policy: Policy, store: &Path) -> (Gateway, Fetcher) {
-    let fetcher = Fetcher::new(search_gateway::network_config(&policy).unwrap()).unwrap();
+    let fetcher = search_gateway::fetcher(&policy).unwrap();
     let options = OpenOptions {
         store: Some(store.display().to_string()),
         no_store: false,

@@ -9,7 +9,7 @@
 //! Process-level cases (`sgw --version`, an `sgw search` cache hit, peak RSS)
 //! run when `SGW_BIN` names a built `sgw` binary (xtask builds it in release).
 
-use search_gateway::{Fetcher, Gateway, OpenOptions, Policy, SearchRequest, SearchResult};
+use search_gateway::{Gateway, OpenOptions, Policy, SearchRequest, SearchResult};
 use sgw_fetch::FetchRequest;
 use sgw_testkit::world::{self, PolicyOptions, World};
 use sgw_testkit::{Fault, Response, SimWeb, pages};
@@ -186,13 +186,9 @@ fn page_from(size: usize, publisher: &str) -> Response {
 }
 
 fn load(yaml: &str) -> Policy {
-    Policy::from_bytes(
-        yaml.as_bytes(),
-        Some("bench.yaml"),
-        &search_gateway::registered_kinds(),
-    )
-    .unwrap_or_else(|e| panic!("bench policy:\n{yaml}\n{e}"))
-    .0
+    search_gateway::parse_policy(yaml.as_bytes(), "bench.yaml")
+        .unwrap_or_else(|e| panic!("bench policy:\n{yaml}\n{e}"))
+        .0
 }
 
 /// The world's policy with `extra` lines in its `execution:` section.
@@ -244,8 +240,7 @@ async fn page_size_case(
     let policy = world_policy(&world, &no_cache(), "");
     let url = world.web.url(world::OFFICIAL, world::RATES_PATH);
 
-    let fetcher =
-        Fetcher::new(search_gateway::network_config(&policy).unwrap()).expect("fetch config");
+    let fetcher = search_gateway::fetcher(&policy).expect("fetch config");
     let body = fetcher
         .fetch(&FetchRequest::page(url.clone()))
         .await

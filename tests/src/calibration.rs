@@ -22,8 +22,8 @@
 
 use futures::StreamExt;
 use search_gateway::{
-    ConfidenceLevel, FailureCode, FieldKind, FieldSpec, OpenOptions, Policy, SearchRequest,
-    SearchResult, SourceTier,
+    ConfidenceLevel, FailureCode, FieldKind, FieldSpec, OpenOptions, SearchRequest, SearchResult,
+    SourceTier,
 };
 use serde::Serialize;
 use sgw_testkit::calibration::{self, CalibrationWorld, Expect, Level, Must, Question, Readable};
@@ -438,12 +438,8 @@ pub async fn ask(q: &Question) -> Outcome {
     let dir = tempfile::tempdir().expect("temp dir");
     let store_path = dir.path().join("store.sqlite").display().to_string();
     let yaml = world.policy();
-    let (policy, _) = Policy::from_bytes(
-        yaml.as_bytes(),
-        Some("calibration.yaml"),
-        &search_gateway::registered_kinds(),
-    )
-    .unwrap_or_else(|e| panic!("calibration policy does not load:\n{yaml}\n{e}"));
+    let (policy, _) = search_gateway::parse_policy(yaml.as_bytes(), "calibration.yaml")
+        .unwrap_or_else(|e| panic!("calibration policy does not load:\n{yaml}\n{e}"));
     let gateway = search_gateway::build(
         policy,
         OpenOptions {

@@ -4,7 +4,7 @@
 
 pub mod calibration;
 
-use search_gateway::{Gateway, OpenOptions, Policy, SearchRequest, SearchResult};
+use search_gateway::{Gateway, OpenOptions, SearchRequest, SearchResult};
 use sgw_testkit::world::{PolicyOptions, World};
 
 /// A gateway over a world, with an SQLite store in a temporary directory.
@@ -38,12 +38,8 @@ impl Rig {
         store: &std::path::Path,
     ) -> Gateway {
         let yaml = world.policy(options);
-        let (policy, _) = Policy::from_bytes(
-            yaml.as_bytes(),
-            Some("world.yaml"),
-            &search_gateway::registered_kinds(),
-        )
-        .unwrap_or_else(|e| panic!("world policy:\n{yaml}\n{e}"));
+        let (policy, _) = search_gateway::parse_policy(yaml.as_bytes(), "world.yaml")
+            .unwrap_or_else(|e| panic!("world policy:\n{yaml}\n{e}"));
         search_gateway::build(
             policy,
             OpenOptions {

@@ -2,6 +2,10 @@
 #![warn(missing_docs)]
 
 mod analyzer;
+mod features;
+
+pub use features::feature_of;
+use features::{FEATURE_KINDS, provider_feature};
 
 pub use analyzer::ExtractAnalyzer;
 pub use sgw_contract::{
@@ -18,69 +22,6 @@ pub use sgw_store::Store;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// The one list of provider features. Each line names a Cargo feature of
-/// this crate, the provider crate it links (force-linked with `use … as _;`
-/// so its `register_provider!` registrations are present) and the kinds that
-/// crate registers; the facade's tests check those kinds against the
-/// registrations of every enabled feature.
-macro_rules! provider_features {
-    ($($feature:literal => $krate:ident ($name:literal) [$($kind:literal),+];)+) => {
-        $(
-            #[cfg(feature = $feature)]
-            use $krate as _;
-        )+
-
-        /// Every provider feature this crate knows (enabled or not).
-        pub const FEATURE_KINDS: &[ProviderFeature] = &[$(
-            ProviderFeature {
-                feature: $feature,
-                krate: $name,
-                kinds: &[$($kind),+],
-                enabled: cfg!(feature = $feature),
-            },
-        )+];
-    };
-}
-
-provider_features! {
-    "cache" => sgw_provider_cache ("sgw-provider-cache") ["evidence-cache"];
-    "human-intake" => sgw_provider_human_intake ("sgw-provider-human-intake") ["human-intake"];
-    "search-engine" => sgw_provider_search_engine ("sgw-provider-search-engine") ["searxng", "brave", "json-search"];
-    "mirror" => sgw_provider_mirror ("sgw-provider-mirror") ["web-archive", "mirror"];
-    "official-site" => sgw_provider_official_site ("sgw-provider-official-site") ["official-site", "official-site-search"];
-    "feed" => sgw_provider_feed ("sgw-provider-feed") ["feed", "json-api"];
-}
-
-/// A provider feature of this crate.
-#[derive(Debug, Clone, Copy)]
-pub struct ProviderFeature {
-    /// The Cargo feature name.
-    pub feature: &'static str,
-    /// The crate it links.
-    pub krate: &'static str,
-    /// The kinds that crate registers.
-    pub kinds: &'static [&'static str],
-    /// Whether this build has the feature on.
-    pub enabled: bool,
-}
-
-/// The provider features compiled into this build.
-pub fn enabled_features() -> Vec<&'static ProviderFeature> {
-    FEATURE_KINDS.iter().filter(|f| f.enabled).collect()
-}
-
-/// The feature and crate that provide `kind`, if known.
-pub fn feature_of(kind: &str) -> Option<&'static ProviderFeature> {
-    FEATURE_KINDS.iter().find(|f| f.kinds.contains(&kind))
-}
-
-/// Every provider kind registered in this binary, sorted, each once.
-pub fn registered_kinds() -> Vec<&'static str> {
-    let mut kinds: Vec<_> = sgw_contract::factories().iter().map(|f| f.kind).collect();
-    kinds.dedup();
-    kinds
-}
 
 /// The kinds a gateway of this binary can build: the linked ones plus
 /// `extra`. An error names both crates of a kind registered twice.
@@ -131,7 +72,7 @@ fn refuse_unlinked(policy: &Policy, file: &str, registry: &Registry) -> Result<(
             if registry.get(&spec.kind).is_some() {
                 continue;
             }
-            if let Some(f) = feature_of(&spec.kind) {
+            if let Some(f) = provider_feature(&spec.kind) {
                 errors.push(policy_error(
                     file,
                     Some(format!("providers.{step}[{i}].kind")),
@@ -151,7 +92,7 @@ fn refuse_unlinked(policy: &Policy, file: &str, registry: &Registry) -> Result<(
 }
 
 /// The default policy shipped with the gateway (`policies/default.yaml`, kept in this crate so it is packaged with it).
-pub const DEFAULT_POLICY: &str = include_str!("../policies/default.yaml");
+const DEFAULT_POLICY: &str = include_str!("../policies/default.yaml");
 
 /// How [`open`] builds the gateway.
 #[derive(Debug, Clone, Default)]
@@ -218,7 +159,17 @@ pub fn load_policy_with(
     Ok(loaded)
 }
 
-/// The built-in [`DEFAULT_POLICY`]. In a build without some provider
+/// Reads a policy from `yaml` (named `file` in errors), validated like
+/// [`load_policy`] against the kinds linked into this binary. A relative
+/// `store.url` in it resolves against the current directory.
+pub fn parse_policy(yaml: &[u8], file: &str) -> Result<(Policy, Vec<Warning>), PolicyErrors> {
+    let (registry, known) = kinds_for(file, &[])?;
+    let loaded = Policy::from_bytes(yaml, Some(file), &known)?;
+    refuse_unlinked(&loaded.0, file, &registry)?;
+    Ok(loaded)
+}
+
+/// The built-in default policy (`policies/default.yaml` of this crate). In a build without some provider
 /// features, the entries of their kinds are left out, so the default policy
 /// binds exactly the kinds this build has.
 pub fn default_policy() -> Result<(Policy, Vec<Warning>), PolicyErrors> {
@@ -240,17 +191,23 @@ pub fn load_policy_or_default(path: Option<&Path>) -> Result<(Policy, Vec<Warnin
     }
 }
 
+/// The network layer a gateway built from `policy` uses: the policy's
+/// `network:` section (the defaults without one). Hand it to
+/// [`build_with_fetcher`] to share it, or fetch with it directly.
+pub fn fetcher(policy: &Policy) -> Result<Fetcher, OpenError> {
+    Fetcher::new(network_config(policy)?).map_err(|e| OpenError::Network {
+        file: policy_file(policy),
+        path: String::new(),
+        message: e.to_string(),
+    })
+}
+
 /// The policy's `network:` section as the network layer's config.
-pub fn network_config(policy: &Policy) -> Result<FetchConfig, OpenError> {
-    let file = policy
-        .origin
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|| "policy".into());
+fn network_config(policy: &Policy) -> Result<FetchConfig, OpenError> {
     match &policy.network {
         None => Ok(FetchConfig::default()),
         Some(value) => serde_path_to_error::deserialize(value).map_err(|e| OpenError::Network {
-            file,
+            file: policy_file(policy),
             path: e.path().to_string(),
             message: e.into_inner().to_string(),
         }),
@@ -260,7 +217,7 @@ pub fn network_config(policy: &Policy) -> Result<FetchConfig, OpenError> {
 /// Where the evidence store lives: `options.store`, else the policy's
 /// `store.url` (a relative path is resolved against the policy file's
 /// directory), else `None` for the store's default location.
-pub fn store_location(policy: &Policy, options: &OpenOptions) -> Option<String> {
+fn store_location(policy: &Policy, options: &OpenOptions) -> Option<String> {
     if let Some(s) = &options.store {
         return Some(s.clone());
     }
@@ -278,7 +235,7 @@ pub fn store_location(policy: &Policy, options: &OpenOptions) -> Option<String> 
 }
 
 /// The policy's cache staleness rules (days per topic type, and the default).
-pub fn staleness_rules(policy: &Policy) -> sgw_store::StalenessRules {
+fn staleness_rules(policy: &Policy) -> sgw_store::StalenessRules {
     sgw_store::StalenessRules {
         by_topic: policy.cache_policy.stale_after_days_by_topic.clone(),
         default_days: policy.cache_policy.stale_after_days("default"),
@@ -286,7 +243,8 @@ pub fn staleness_rules(policy: &Policy) -> sgw_store::StalenessRules {
 }
 
 /// Opens the evidence store the gateway built from `policy` and `options`
-/// uses (see [`store_location`]), with the policy's staleness rules applied.
+/// uses (`options.store`, else the policy's `store.url` resolved against
+/// the policy file's directory, else the store's default location), with the policy's staleness rules applied.
 /// `Ok(None)` when `options.no_store` asks for no store at all. This is the
 /// one place that decides where the store lives: [`build`], `sgw cache`,
 /// `sgw evidence` and the `research` backend all open it here.
@@ -321,11 +279,7 @@ pub async fn build_with_providers(
     options: OpenOptions,
     providers: &[ProviderFactory],
 ) -> Result<Gateway, OpenError> {
-    let fetcher = Fetcher::new(network_config(&policy)?).map_err(|e| OpenError::Network {
-        file: policy_file(&policy),
-        path: String::new(),
-        message: e.to_string(),
-    })?;
+    let fetcher = fetcher(&policy)?;
     assemble(policy, options, fetcher, providers).await
 }
 
@@ -393,4 +347,53 @@ pub async fn open_with_providers(
         tracing::info!("{}: {w}", path.display());
     }
     build_with_providers(policy, options, providers).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{OpenOptions, open_store, store_location};
+
+    #[tokio::test]
+    async fn the_store_location_is_decided_in_one_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy_path = dir.path().join("policy.yaml");
+        std::fs::write(
+            &policy_path,
+            "version: 1\nname: store-test\nstore:\n  url: data/ev.sqlite\ncache_policy:\n  stale_after_days_by_topic:\n    news: 2\n    default: 9\n",
+        )
+        .unwrap();
+        let (policy, _) = crate::load_policy(&policy_path).unwrap();
+        // A relative `store.url` is resolved against the policy file's directory.
+        let relative = store_location(&policy, &OpenOptions::default()).unwrap();
+        assert_eq!(
+            std::path::Path::new(&relative),
+            dir.path().join("data/ev.sqlite")
+        );
+        // `--store` wins over the policy.
+        let flag = OpenOptions {
+            store: Some("sqlite::memory:".into()),
+            no_store: false,
+        };
+        assert_eq!(
+            store_location(&policy, &flag).as_deref(),
+            Some("sqlite::memory:")
+        );
+        // `no_store` opens nothing; otherwise the store carries the policy's staleness rules.
+        let none = OpenOptions {
+            store: None,
+            no_store: true,
+        };
+        assert!(open_store(&policy, &none).await.unwrap().is_none());
+        let rules = crate::staleness_rules(&policy);
+        assert_eq!(rules.by_topic.get("news"), Some(&2));
+        assert_eq!(rules.default_days, 9);
+        std::fs::create_dir_all(dir.path().join("data")).unwrap();
+        let store = open_store(&policy, &OpenOptions::default())
+            .await
+            .unwrap()
+            .expect("a store");
+        assert_eq!(store.staleness(), &rules);
+        store.close().await;
+        assert!(dir.path().join("data/ev.sqlite").exists());
+    }
 }

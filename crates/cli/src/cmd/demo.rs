@@ -124,14 +124,10 @@ async fn run_all(
         let world = World::start().await;
         (s.setup)(&world);
         let yaml = world.policy(&(s.options)());
-        let (policy, _) = search_gateway::Policy::from_bytes(
-            yaml.as_bytes(),
-            Some("demo-policy.yaml"),
-            &search_gateway::registered_kinds(),
-        )
-        .map_err(|e| {
-            CliError::Usage(format!("the demo policy does not load in this build: {e}"))
-        })?;
+        let (policy, _) = search_gateway::parse_policy(yaml.as_bytes(), "demo-policy.yaml")
+            .map_err(|e| {
+                CliError::Usage(format!("the demo policy does not load in this build: {e}"))
+            })?;
         let store = scratch.join(format!("{}.sqlite", s.name));
         let options = search_gateway::OpenOptions {
             store: Some(store.display().to_string()),

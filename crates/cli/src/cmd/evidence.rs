@@ -201,10 +201,8 @@ pub async fn run(args: Args) -> CliResult {
             if matches!(input, Input::File(_)) {
                 options.transcription = text;
             }
-            let config = search_gateway::network_config(&policy)
-                .map_err(|e| CliError::Usage(e.to_string()))?;
             let fetcher =
-                search_gateway::Fetcher::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
+                search_gateway::fetcher(&policy).map_err(|e| CliError::Usage(e.to_string()))?;
             let mut submission = ingest::ingest(&input, &fetcher, &options)
                 .await
                 .map_err(CliError::from)?;

@@ -40,9 +40,11 @@ pub struct Args {
     pub lines: usize,
 }
 
-fn load_config(policy: Option<&PathBuf>) -> Result<FetchConfig, CliError> {
+/// The network layer of the policy at `policy` (its `network:` section), else
+/// the defaults.
+fn fetcher(policy: Option<&PathBuf>) -> Result<Fetcher, CliError> {
     let Some(path) = policy else {
-        return Ok(FetchConfig::default());
+        return Fetcher::new(FetchConfig::default()).map_err(|e| CliError::Usage(e.to_string()));
     };
     let (policy, _warnings) = search_gateway::load_policy(path).map_err(|errors| {
         CliError::Usage(
@@ -54,7 +56,7 @@ fn load_config(policy: Option<&PathBuf>) -> Result<FetchConfig, CliError> {
                 .join("\n"),
         )
     })?;
-    search_gateway::network_config(&policy).map_err(|e| CliError::Usage(e.to_string()))
+    search_gateway::fetcher(&policy).map_err(|e| CliError::Usage(e.to_string()))
 }
 
 fn head_lines(text: &str, n: usize) -> Vec<String> {
@@ -79,8 +81,7 @@ fn ms(d: Duration) -> u128 {
 pub async fn run(args: Args) -> CliResult {
     let url = Url::parse(&args.url)
         .map_err(|e| CliError::Usage(format!("`{}` is not a URL: {e}", args.url)))?;
-    let cfg = load_config(args.policy.as_ref())?;
-    let fetcher = Fetcher::new(cfg).map_err(|e| CliError::Usage(e.to_string()))?;
+    let fetcher = fetcher(args.policy.as_ref())?;
     let validators = HttpValidators {
         etag: args.if_none_match.clone(),
         last_modified: args.if_modified_since.clone(),

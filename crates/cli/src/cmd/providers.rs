@@ -14,9 +14,7 @@ pub async fn run(args: Args) -> CliResult {
     let rows: Vec<_> = sgw_contract::factories()
         .into_iter()
         .map(|f| {
-            let feature = search_gateway::feature_of(f.kind)
-                .map(|x| x.feature)
-                .unwrap_or("-");
+            let feature = search_gateway::feature_of(f.kind).unwrap_or("-");
             (
                 f.kind,
                 f.step.as_str(),

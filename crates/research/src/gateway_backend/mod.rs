@@ -283,9 +283,7 @@ async fn submission_of(
     if !matches!(input, Input::Url(_)) {
         options.source_url = Some(gated_url);
     }
-    let config = search_gateway::network_config(policy).map_err(open_error)?;
-    let fetcher = sgw_fetch::Fetcher::new(config)
-        .map_err(|e| BackendError::Usage(format!("network config: {e}")))?;
+    let fetcher = search_gateway::fetcher(policy).map_err(open_error)?;
     ingest::ingest(&input, &fetcher, &options)
         .await
         .map_err(backend_error)
