@@ -2,7 +2,8 @@
 //! (`published_at`) beside htmldate, on the same pages.
 //!
 //! - Pages: `../shared/benchmarks/publish-dates` relative to the workspace root,
-//!   or `SGW_BENCH_DATES_DIR` (`ground-truth.json` + `html/<id>.html.gz`).
+//!   or `publish-dates` under `SGW_BENCH_DIR`, or `SGW_BENCH_DATES_DIR`
+//!   (`ground-truth.json` + `html/<id>.html.gz`).
 //! - Ours: the `bench_dates` example of `sgw-extract`, built with `--release`,
 //!   given each page's URL.
 //! - Reference: htmldate 1.11.0 `find_date(original_date=True,
@@ -69,10 +70,15 @@ fn day(s: &str) -> &str {
     s.get(..10).unwrap_or(s)
 }
 
-/// The corpus directory.
+/// The corpus directory: `SGW_BENCH_DATES_DIR`, else `publish-dates` under
+/// `SGW_BENCH_DIR` (as `bench-extract` reads it), else under
+/// `../shared/benchmarks`.
 fn corpus_dir(root: &Path) -> PathBuf {
-    match std::env::var_os("SGW_BENCH_DATES_DIR") {
-        Some(d) => PathBuf::from(d),
+    if let Some(d) = std::env::var_os("SGW_BENCH_DATES_DIR") {
+        return PathBuf::from(d);
+    }
+    match std::env::var_os("SGW_BENCH_DIR") {
+        Some(d) => PathBuf::from(d).join("publish-dates"),
         None => root.join("../shared/benchmarks/publish-dates"),
     }
 }

@@ -13,10 +13,13 @@
 //! - `publish-dates` — `../shared/benchmarks/publish-dates`, scored by
 //!   [`crate::bench_dates`] (sgw-extract's `published_at` beside htmldate
 //!   1.11.0 in extensive mode).
+//! - `authors` — the hand-labelled author set `xtask/data/authors.tsv` (pages
+//!   of the first two corpora), scored by [`authors_table`] beside
+//!   trafilatura's metadata author.
 //!
 //! `SGW_BENCH_DIR` replaces `../shared/benchmarks` (the corpora's parent).
 //!
-//! Options: `--corpus NAME` (repeatable; default: all three), `--no-refs`
+//! Options: `--corpus NAME` (repeatable; default: all four), `--no-refs`
 //! (measure only ours), `--fresh-refs` (re-run the reference tools even when
 //! their cached output is there). `SGW_BENCH_SKIP_REFS=1` is `--no-refs`.
 //!
@@ -71,16 +74,25 @@ enum Corpus {
     Article,
     WithWithout,
     PublishDates,
+    /// The labelled author set (`xtask/data/authors.tsv`), pages of the
+    /// article and with/without corpora.
+    Authors,
 }
 
 impl Corpus {
-    const ALL: [Corpus; 3] = [Corpus::Article, Corpus::WithWithout, Corpus::PublishDates];
+    const ALL: [Corpus; 4] = [
+        Corpus::Article,
+        Corpus::WithWithout,
+        Corpus::PublishDates,
+        Corpus::Authors,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             Corpus::Article => "article",
             Corpus::WithWithout => "with-without",
             Corpus::PublishDates => "publish-dates",
+            Corpus::Authors => "authors",
         }
     }
 
@@ -89,6 +101,7 @@ impl Corpus {
             Corpus::Article => "article-extraction",
             Corpus::WithWithout => "with-without",
             Corpus::PublishDates => "publish-dates",
+            Corpus::Authors => "authors",
         }
     }
 
@@ -96,7 +109,9 @@ impl Corpus {
         Corpus::ALL
             .into_iter()
             .find(|c| c.name() == s || c.dir_name() == s)
-            .with_context(|| format!("unknown corpus `{s}` (article, with-without, publish-dates)"))
+            .with_context(|| {
+                format!("unknown corpus `{s}` (article, with-without, publish-dates, authors)")
+            })
     }
 }
 
@@ -152,6 +167,10 @@ pub fn run(args: &[String]) -> Result<()> {
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let needs_text = opts.corpora.iter().any(|c| *c != Corpus::PublishDates);
+    let needs_refs_text = opts
+        .corpora
+        .iter()
+        .any(|c| matches!(c, Corpus::Article | Corpus::WithWithout | Corpus::Authors));
     if needs_text {
         cargo(&[
             "build",
@@ -163,7 +182,7 @@ pub fn run(args: &[String]) -> Result<()> {
             "bench",
         ])?;
     }
-    let python = if opts.refs && needs_text {
+    let python = if opts.refs && needs_refs_text {
         Some(ensure_venv(&root)?)
     } else {
         None
@@ -173,6 +192,13 @@ pub fn run(args: &[String]) -> Result<()> {
         let dir = bench_root.join(corpus.dir_name());
         let table = match corpus {
             Corpus::PublishDates => dates_table(opts.refs)?,
+            Corpus::Authors => authors_table(
+                &root,
+                &bench_root,
+                &out_dir,
+                python.as_deref(),
+                opts.fresh_refs,
+            )?,
             _ => text_table(*corpus, &root, &dir, &out_dir, python.as_deref(), &opts)?,
         };
         println!("{table}");
@@ -232,22 +258,8 @@ fn text_table(
     let mut ids: Vec<&String> = truth.keys().collect();
     ids.sort();
 
-    let exe = root.join("target/release/examples/bench");
-    let out = Command::new(&exe)
-        .arg(dir)
-        .output()
-        .with_context(|| format!("cannot run {}", exe.display()))?;
-    if !out.status.success() {
-        bail!(
-            "{} failed: {}",
-            exe.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let mut results: Vec<(String, Predictions)> = vec![(
-        "sgw-extract".into(),
-        parse_tool(&serde_json::from_slice(&out.stdout)?)?,
-    )];
+    let mut results: Vec<(String, Predictions)> =
+        vec![("sgw-extract".into(), parse_tool(&our_outputs(root, dir)?)?)];
     let mut cached = None;
     if let Some(python) = python {
         let (refs, from_cache) = reference_outputs(corpus, root, dir, out_dir, python, opts)?;
@@ -387,6 +399,25 @@ fn f1(p: f64, r: f64) -> f64 {
     }
 }
 
+/// The output of our `bench` example on every page of `dir` (page id →
+/// `{text, authors, ms}`); it must have been built (`run` builds it).
+pub(crate) fn our_outputs(root: &Path, dir: &Path) -> Result<Value> {
+    let exe = root.join("target/release/examples/bench");
+    let out = Command::new(&exe)
+        .arg(dir)
+        .output()
+        .with_context(|| format!("cannot run {}", exe.display()))?;
+    if !out.status.success() {
+        bail!(
+            "{} failed: {}",
+            exe.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    serde_json::from_slice(&out.stdout)
+        .with_context(|| format!("{} printed no JSON", exe.display()))
+}
+
 /// Our failures, one per line, for looking at causes (not for tuning to pages).
 fn write_failures(
     corpus: Corpus,
@@ -503,7 +534,7 @@ fn fingerprint(script: &Path, dir: &Path) -> Result<String> {
     Ok(format!("{:016x}", h.finish()))
 }
 
-fn now_utc() -> String {
+pub(crate) fn now_utc() -> String {
     Command::new("date")
         .args(["-u", "+%Y-%m-%d %H:%M UTC"])
         .output()
@@ -642,6 +673,242 @@ pub fn snippet_counts(page: &Value, text: &str) -> SnippetCounts {
     c
 }
 
+/// One labelled page of the author set: corpus directory, page id, names.
+struct AuthorLabel {
+    corpus: String,
+    id: String,
+    names: Vec<String>,
+}
+
+/// Reads `xtask/data/authors.tsv` (`corpus<TAB>id<TAB>name; name`, `#`
+/// comments; an empty name column: the page names no person).
+fn read_author_labels(path: &Path) -> Result<Vec<AuthorLabel>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut cols = line.split('\t');
+        let (Some(corpus), Some(id)) = (cols.next(), cols.next()) else {
+            bail!(
+                "{}:{}: expected corpus<TAB>id<TAB>names",
+                path.display(),
+                n + 1
+            );
+        };
+        let names = cols
+            .next()
+            .unwrap_or("")
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        out.push(AuthorLabel {
+            corpus: corpus.to_string(),
+            id: id.to_string(),
+            names,
+        });
+    }
+    Ok(out)
+}
+
+/// A name as compared: lower case, whitespace collapsed, outer punctuation gone.
+fn author_key(s: &str) -> String {
+    normalize_ws(s)
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+}
+
+/// Author counts over the labelled pages: names found and expected (true
+/// positives), found but not expected, expected but missing, and pages whose
+/// set of names is exactly right.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct AuthorCounts {
+    pub tp: usize,
+    pub fp: usize,
+    pub fn_: usize,
+    pub exact_pages: usize,
+    pub pages: usize,
+}
+
+impl AuthorCounts {
+    /// Adds one page: `found` against `expected` (compared by [`author_key`]).
+    pub fn add(&mut self, expected: &[String], found: &[String]) {
+        let want: Vec<String> = expected.iter().map(|s| author_key(s)).collect();
+        let mut got: Vec<String> = found.iter().map(|s| author_key(s)).collect();
+        got.dedup();
+        let tp = got.iter().filter(|g| want.contains(g)).count();
+        self.tp += tp;
+        self.fp += got.len() - tp;
+        self.fn_ += want.iter().filter(|w| !got.contains(w)).count();
+        self.pages += 1;
+        let mut a = want.clone();
+        let mut b = got.clone();
+        a.sort();
+        b.sort();
+        if a == b {
+            self.exact_pages += 1;
+        }
+    }
+
+    fn precision(&self) -> f64 {
+        SnippetCounts::ratio(self.tp, self.tp + self.fp)
+    }
+
+    fn recall(&self) -> f64 {
+        SnippetCounts::ratio(self.tp, self.tp + self.fn_)
+    }
+
+    fn accuracy(&self) -> f64 {
+        SnippetCounts::ratio(self.exact_pages, self.pages)
+    }
+}
+
+/// The author table: our `authors` beside trafilatura's metadata author on
+/// the labelled pages of `xtask/data/authors.tsv`. Our misses go to
+/// `target/bench-extract/authors-sgw.tsv`.
+fn authors_table(
+    root: &Path,
+    bench_root: &Path,
+    out_dir: &Path,
+    python: Option<&Path>,
+    fresh_refs: bool,
+) -> Result<String> {
+    let labels_path = root.join("xtask/data/authors.tsv");
+    let labels = read_author_labels(&labels_path)?;
+    let mut ours: HashMap<String, Value> = HashMap::new();
+    for l in &labels {
+        if !ours.contains_key(&l.corpus) {
+            ours.insert(
+                l.corpus.clone(),
+                our_outputs(root, &bench_root.join(&l.corpus))?,
+            );
+        }
+    }
+    let names_of = |v: &Value| -> Vec<String> {
+        v["authors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a.as_str().map(str::to_string))
+            .collect()
+    };
+    let mut rows: Vec<(String, AuthorCounts, f64)> = Vec::new();
+    let mut counts = AuthorCounts::default();
+    let mut ms = Vec::new();
+    let mut misses = String::from("corpus\tid\texpected\tfound\n");
+    for l in &labels {
+        let page = &ours[&l.corpus][&l.id];
+        let found = names_of(page);
+        let before = counts.exact_pages;
+        counts.add(&l.names, &found);
+        if counts.exact_pages == before {
+            writeln!(
+                misses,
+                "{}\t{}\t{}\t{}",
+                l.corpus,
+                l.id,
+                l.names.join("; "),
+                found.join("; ")
+            )?;
+        }
+        ms.push(page["ms"].as_f64().unwrap_or(0.0));
+    }
+    std::fs::write(out_dir.join("authors-sgw.tsv"), misses)?;
+    rows.push(("sgw-extract (whole `extract`)".into(), counts, mean(&ms)));
+    let mut cached = None;
+    if let Some(python) = python {
+        let script = root.join("xtask/scripts/bench_authors_refs.py");
+        let cache = out_dir.join("refs-authors.json");
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            std::fs::read(&script)
+                .with_context(|| format!("cannot read {}", script.display()))?
+                .hash(&mut h);
+            std::fs::read(&labels_path)?.hash(&mut h);
+            VENV_TOOLS.hash(&mut h);
+            format!("{:016x}", h.finish())
+        };
+        let refs = match std::fs::read_to_string(&cache)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        {
+            Some(v) if !fresh_refs && v["_key"].as_str() == Some(key.as_str()) => {
+                cached = Some(v["_measured"].as_str().unwrap_or("earlier").to_string());
+                v
+            }
+            _ => {
+                let raw = out_dir.join("refs-authors.tmp.json");
+                let status = Command::new(python)
+                    .arg(&script)
+                    .arg(&labels_path)
+                    .arg(bench_root)
+                    .arg(&raw)
+                    .env("OMP_NUM_THREADS", "1")
+                    .status()
+                    .context("cannot run the author reference script")?;
+                if !status.success() {
+                    bail!("author reference script failed with {status}");
+                }
+                let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&raw)?)
+                    .context("author reference script wrote no JSON")?;
+                let _ = std::fs::remove_file(&raw);
+                v["_key"] = Value::String(key);
+                v["_measured"] = Value::String(now_utc());
+                std::fs::write(&cache, serde_json::to_string(&v)?)
+                    .with_context(|| format!("cannot write {}", cache.display()))?;
+                v
+            }
+        };
+        let mut counts = AuthorCounts::default();
+        let mut ms = Vec::new();
+        for l in &labels {
+            let page = &refs[format!("{}/{}", l.corpus, l.id)];
+            counts.add(&l.names, &names_of(page));
+            ms.push(page["ms"].as_f64().unwrap_or(0.0));
+        }
+        rows.push((
+            "trafilatura 2.3.1 (`extract_metadata`)".into(),
+            counts,
+            mean(&ms),
+        ));
+    }
+    let with_names = labels.iter().filter(|l| !l.names.is_empty()).count();
+    let mut t = format!(
+        "Authors, {} labelled pages ({} with a named author, {} without; `{}`): names compared \
+         case-insensitively; accuracy = pages whose set of names is exactly right\n\n\
+         | extractor | precision | recall | F1 | accuracy | ms/page |\n|---|---|---|---|---|---|\n",
+        labels.len(),
+        with_names,
+        labels.len() - with_names,
+        labels_path
+            .strip_prefix(root)
+            .unwrap_or(&labels_path)
+            .display()
+    );
+    for (tool, c, ms) in rows {
+        writeln!(
+            t,
+            "| {tool} | {:.3} | {:.3} | {:.3} | {:.3} | {ms:.2} |",
+            c.precision(),
+            c.recall(),
+            f1(c.precision(), c.recall()),
+            c.accuracy()
+        )?;
+    }
+    if let Some(when) = cached {
+        writeln!(
+            t,
+            "\n(reference figures from the cache, measured {when}; `--fresh-refs` measures them again)"
+        )?;
+    }
+    Ok(t)
+}
+
 /// The reference tools' venv under `target/bench-venv` (trafilatura,
 /// readability-lxml, htmldate at pinned versions), created on first use.
 pub(crate) fn ensure_venv(root: &Path) -> Result<PathBuf> {
@@ -680,7 +947,7 @@ pub(crate) fn ensure_venv(root: &Path) -> Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Corpus, SnippetCounts, page_scores, parse_args, snippet_counts};
+    use super::{AuthorCounts, Corpus, SnippetCounts, page_scores, parse_args, snippet_counts};
     use serde_json::json;
 
     #[test]
@@ -723,6 +990,30 @@ mod tests {
     }
 
     #[test]
+    fn author_metric_counts_names_and_exact_pages() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let mut c = AuthorCounts::default();
+        // Case and spacing do not matter; order does not matter.
+        c.add(&s(&["Ann Lee", "Bo Chen"]), &s(&["bo  chen", "ANN LEE"]));
+        // One right, one wrong, one missing.
+        c.add(&s(&["Ann Lee", "Bo Chen"]), &s(&["Ann Lee", "Staff"]));
+        // No author expected, none found: an exact page with no counts.
+        c.add(&[], &[]);
+        assert_eq!(
+            c,
+            AuthorCounts {
+                tp: 3,
+                fp: 1,
+                fn_: 1,
+                exact_pages: 2,
+                pages: 3
+            }
+        );
+        assert_eq!(c.precision(), 0.75);
+        assert!((c.accuracy() - 2.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
     fn options() {
         let args = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         let o = parse_args(&args(&["--corpus", "with-without", "--no-refs"])).unwrap();
@@ -731,7 +1022,7 @@ mod tests {
         let o = parse_args(&args(&["--corpus=article,publish-dates"])).unwrap();
         assert_eq!(o.corpora, vec![Corpus::Article, Corpus::PublishDates]);
         let o = parse_args(&[]).unwrap();
-        assert_eq!(o.corpora.len(), 3);
+        assert_eq!(o.corpora.len(), 4);
         assert!(parse_args(&args(&["--corpus", "nope"])).is_err());
         assert!(parse_args(&args(&["--fast"])).is_err());
     }

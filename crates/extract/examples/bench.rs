@@ -1,7 +1,8 @@
 //! Benchmark driver used by `cargo xtask bench-extract`: reads
 //! `<dir>/html/*.html.gz`, extracts each page's main text, and writes
-//! `{ "<id>": { "text": "...", "ms": 0.123 } }` as JSON to stdout. Only the
-//! extraction call is timed (not reading or gunzipping the file).
+//! `{ "<id>": { "text": "...", "authors": [...], "ms": 0.123 } }` as JSON to
+//! stdout. Only the extraction call is timed (not reading or gunzipping the
+//! file).
 //!
 //! Usage: `cargo run --release -p sgw-extract --example bench -- <dir>`
 
@@ -36,10 +37,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         let doc = sgw_extract::extract(&bytes, Some("text/html"), None);
         let ms = t.elapsed().as_secs_f64() * 1000.0;
-        let text = doc.map(|d| d.text).unwrap_or_default();
+        let (text, authors) = doc
+            .map(|d| (d.text, d.metadata.authors))
+            .unwrap_or_default();
         out.insert(
             id.to_string(),
-            serde_json::json!({ "text": text, "ms": ms }),
+            serde_json::json!({ "text": text, "authors": authors, "ms": ms }),
         );
     }
     println!("{}", serde_json::to_string(&out)?);

@@ -1,5 +1,6 @@
 //! Integration tests of sgw-extract, one module per topic.
 
+mod authors;
 mod charset;
 mod content;
 mod dates;

@@ -296,6 +296,19 @@ struct Builder {
     /// Open author-ish element whose text we collect: stack depth at open.
     author_depth: Option<usize>,
     author_buf: String,
+    /// Open element whose class or id names comments (`comment`, `reply`):
+    /// stack depth at open. Authors inside are commenters, not the page's.
+    comment_depth: Option<usize>,
+}
+
+/// Whether a class or id token marks a comment or a comment section
+/// (`comment`, `comment-author-link`, `recentcomments`), not a page-wide
+/// state or a counter such as `comments-open`, `has-comments`, `comment-count`.
+fn names_comments(token: &str) -> bool {
+    token.contains("comment")
+        && !["open", "closed", "has-", "count", "number", "no-"]
+            .iter()
+            .any(|w| token.contains(w))
 }
 
 fn hash_name(name: &[u8]) -> u64 {
@@ -333,6 +346,7 @@ impl Builder {
             attr_buf: Vec::new(),
             author_depth: None,
             author_buf: String::new(),
+            comment_depth: None,
         }
     }
 
@@ -421,6 +435,9 @@ impl Builder {
             && self.stack.len() < d
         {
             self.finish_author();
+        }
+        if self.comment_depth.is_some_and(|d| self.stack.len() < d) {
+            self.comment_depth = None;
         }
     }
 
@@ -559,6 +576,7 @@ impl Builder {
             }
         }
         let is_author = self.author_depth.is_none()
+            && self.comment_depth.is_none()
             && (get("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("author"))
                 || get("rel").is_some_and(|p| p.eq_ignore_ascii_case("author")));
         if is_void(name) || self_closing && !matches!(tag, Tag::Div | Tag::P | Tag::Span | Tag::A) {
@@ -632,13 +650,15 @@ impl Builder {
             self.dom.attrs.push_str(&r.to_ascii_lowercase());
         }
         let a_end = self.dom.attrs.len();
-        let is_author = is_author
-            || (self.author_depth.is_none()
-                && {
-                    let ci = &self.dom.attrs[a_start..a_end];
-                    ci.contains("byline") || ci.contains("author")
-                }
-                && !matches!(tag, Tag::Body | Tag::Html | Tag::Article | Tag::Main));
+        let ci = &self.dom.attrs[a_start..a_end];
+        let is_comment = !matches!(tag, Tag::Body | Tag::Html | Tag::Article | Tag::Main)
+            && ci.split_ascii_whitespace().any(names_comments);
+        let is_author = !is_comment
+            && self.comment_depth.is_none()
+            && (is_author
+                || (self.author_depth.is_none()
+                    && (ci.contains("byline") || ci.contains("author"))
+                    && !matches!(tag, Tag::Body | Tag::Html | Tag::Article | Tag::Main)));
         let parent = self.current();
         let id = self.append(Node {
             tag,
@@ -652,8 +672,20 @@ impl Builder {
             body_hint,
         });
         self.stack.push((id, hash_name(name), tag));
+        // Text of two elements that touch ("Jane Roe</a><a>View all") is
+        // two things: keep them apart in the byline.
+        if self.author_depth.is_some()
+            && self.author_buf.len() < 200
+            && !self.author_buf.is_empty()
+            && !self.author_buf.ends_with(char::is_whitespace)
+        {
+            self.author_buf.push('\n');
+        }
         if is_author {
             self.author_depth = Some(self.stack.len());
+        }
+        if is_comment && self.comment_depth.is_none() {
+            self.comment_depth = Some(self.stack.len());
         }
         self.attr_buf = attrs;
         self.attr_buf.clear();

@@ -1,9 +1,10 @@
 //! Page metadata: title, publisher, authors, dates, language and canonical URL,
 //! from JSON-LD, OpenGraph, meta tags, `<time>` and `<title>`.
 
-use super::dom::Dom;
+use super::dom::{self, Dom, Tag};
 use crate::Metadata;
 use serde_json::Value;
+use std::collections::HashMap;
 use url::Url;
 
 /// Fills what only the main text can tell: the publication date as a last
@@ -50,6 +51,50 @@ fn ld_name(v: &Value) -> Vec<String> {
         Value::String(s) => vec![s.trim().to_string()],
         Value::Array(a) => a.iter().flat_map(ld_name).collect(),
         Value::Object(o) => o.get("name").map(ld_name).unwrap_or_default(),
+        _ => vec![],
+    }
+}
+
+/// Whether a JSON-LD `@type` names an organisation (a site, a publisher, a
+/// news agency), which is not a person who wrote the page.
+fn is_organization_type(v: Option<&Value>) -> bool {
+    let check =
+        |s: &str| s.ends_with("Organization") || matches!(s, "Corporation" | "WebSite" | "Brand");
+    match v {
+        Some(Value::String(s)) => check(s),
+        Some(Value::Array(a)) => a.iter().any(|x| x.as_str().is_some_and(check)),
+        _ => false,
+    }
+}
+
+/// JSON-LD objects of the page by their `@id`, for resolving references.
+type LdIndex<'a> = HashMap<&'a str, &'a serde_json::Map<String, Value>>;
+
+/// Names of a JSON-LD `author`: strings, `Person` objects (also inside
+/// arrays), and references `{"@id": …}` resolved against the other objects of
+/// the page (`@graph`); organisations and bare URLs are not authors.
+fn ld_authors(v: &Value, by_id: &LdIndex, depth: usize) -> Vec<String> {
+    match v {
+        Value::String(s) if !s.trim().starts_with("http") => vec![s.trim().to_string()],
+        Value::Array(a) => a.iter().flat_map(|x| ld_authors(x, by_id, depth)).collect(),
+        Value::Object(o) => ld_person(o, by_id, depth),
+        _ => vec![],
+    }
+}
+
+fn ld_person(o: &serde_json::Map<String, Value>, by_id: &LdIndex, depth: usize) -> Vec<String> {
+    if is_organization_type(o.get("@type")) {
+        return vec![];
+    }
+    if let Some(name) = o.get("name") {
+        return ld_name(name);
+    }
+    match o
+        .get("@id")
+        .and_then(Value::as_str)
+        .and_then(|id| by_id.get(id))
+    {
+        Some(target) if depth < 4 => ld_person(target, by_id, depth + 1),
         _ => vec![],
     }
 }
@@ -127,6 +172,10 @@ fn json_ld(dom: &Dom) -> LdInfo {
         t if is_article_type(t) => 1,
         _ => 2,
     });
+    let by_id: LdIndex = objs
+        .iter()
+        .filter_map(|o| Some((o.get("@id")?.as_str()?, o)))
+        .collect();
     for o in &objs {
         let article = is_article_type(o.get("@type"));
         if article {
@@ -136,7 +185,10 @@ fn json_ld(dom: &Dom) -> LdInfo {
             if info.authors.is_empty()
                 && let Some(a) = o.get("author").or(o.get("creator"))
             {
-                info.authors = ld_name(a).into_iter().filter(|s| !s.is_empty()).collect();
+                info.authors = ld_authors(a, &by_id, 0)
+                    .into_iter()
+                    .filter(|s| !s.is_empty())
+                    .collect();
             }
             if info.publisher.is_none() {
                 info.publisher = o
@@ -208,6 +260,13 @@ fn resolve(url: Option<&Url>, href: &str) -> Option<String> {
 /// at the start, followed by a space or a colon.
 const BY_PREFIXES: &[&str] = &[
     "posted by",
+    "veröffentlicht von",
+    "geschrieben von",
+    "eingestellt von",
+    "publié par",
+    "publicado por",
+    "escrito por",
+    "scritto da",
     "written by",
     "reported by",
     "story by",
@@ -225,6 +284,8 @@ const BY_PREFIXES: &[&str] = &[
 
 /// Labels that introduce names only when followed by a colon (`Autor: …`).
 const NAME_LABELS: &[&str] = &[
+    "autor/in",
+    "autor*in",
     "author",
     "authors",
     "autor",
@@ -262,12 +323,127 @@ const ROLE_WORDS: &[&str] = &[
     "photos",
     "foto",
     "fotos",
+    "admin",
+    "administrator",
+    "redaktion",
+    "newsroom",
+    "desk",
+    "team",
+    "reports",
+    "anonymous",
+    "unknown",
+    "guest",
+    "author",
+    "authors",
+    "autor",
+    "autoren",
+    "autorin",
+    "innen",
+    "auteur",
+    "text",
+    "beitrag",
+    "datum",
+    "date",
+    "veröffentlicht",
+    "kolumnist",
+    "kolumnistin",
+    "collectif",
+    "publié",
+    "posted",
+    "geschrieben",
+    "eingestellt",
+    "profil",
+    "profile",
+];
+
+/// Month and weekday names (English, German, their English abbreviations)
+/// that start the date after a byline's names.
+const DATE_WORDS: &[&str] = &[
+    "January",
+    "February",
+    "March",
+    "April",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Jan.",
+    "Feb.",
+    "Mar.",
+    "Apr.",
+    "Jun.",
+    "Jul.",
+    "Aug.",
+    "Sep.",
+    "Sept.",
+    "Oct.",
+    "Nov.",
+    "Dec.",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "Januar ",
+    "Februar ",
+    "März",
+    "Juni ",
+    "Juli ",
+    "Oktober",
+    "Dezember",
+    "Montag",
+    "Dienstag",
+    "Mittwoch",
+    "Donnerstag",
+    "Freitag",
+    "Samstag",
+    "Sonntag",
+];
+
+/// English month abbreviations (without the full stop).
+const MONTH_ABBREVIATIONS: &[&str] = &[
+    "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
 ];
 
 /// Words joining several names: "and" in the languages of [`BY_PREFIXES`].
 const AND_WORDS: &[&str] = &[
     " and ", " und ", " et ", " y ", " e ", " en ", " og ", " och ", " i ", " i ",
 ];
+
+/// Whether a word is a host name (`www.dw.com`, `example.de`), not part of a name.
+fn looks_like_domain(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+    let lower = w.to_ascii_lowercase();
+    lower.starts_with("www.")
+        || lower.rsplit_once('.').is_some_and(|(name, tld)| {
+            name.len() >= 2
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+                && matches!(
+                    tld,
+                    "com"
+                        | "net"
+                        | "org"
+                        | "de"
+                        | "uk"
+                        | "fr"
+                        | "it"
+                        | "es"
+                        | "nl"
+                        | "at"
+                        | "ch"
+                        | "io"
+                        | "info"
+                        | "news"
+                )
+        })
+}
 
 /// Strips one "By"-like prefix (or a `Label:`) from the start of a byline.
 fn strip_by(s: &str) -> &str {
@@ -277,9 +453,9 @@ fn strip_by(s: &str) -> &str {
         if s.len() > n
             && s.is_char_boundary(n)
             && s[..n].eq_ignore_ascii_case(prefix)
-            && s[n..].starts_with([' ', ':'])
+            && s[n..].starts_with([' ', ':', '\n'])
         {
-            let rest = s[n..].trim_start_matches([' ', ':']);
+            let rest = s[n..].trim_start_matches([' ', ':', '\n']);
             // "Von"/"Par"/… are also name particles: strip them only before a capital.
             if n > 3 || prefix.starts_with("by") || rest.starts_with(char::is_uppercase) {
                 return rest;
@@ -291,9 +467,18 @@ fn strip_by(s: &str) -> &str {
         if s.len() > n
             && s.is_char_boundary(n)
             && s[..n].eq_ignore_ascii_case(label)
-            && s[n..].trim_start().starts_with(':')
+            && s[n..].trim_start_matches(' ').starts_with([':', '\n'])
         {
-            return s[n..].trim_start()[1..].trim_start();
+            return s[n..].trim_start_matches(' ')[1..].trim_start();
+        }
+        // "Author Daniel Lemire": a label before a capitalised name.
+        if s.len() > n + 1
+            && s.is_char_boundary(n)
+            && s[..n].eq_ignore_ascii_case(label)
+            && s[n..].starts_with(' ')
+            && s[n + 1..].starts_with(char::is_uppercase)
+        {
+            return &s[n + 1..];
         }
     }
     s
@@ -304,6 +489,11 @@ fn strip_by(s: &str) -> &str {
 /// names split on `,`, `;`, `&`, `/` and "and" (`und`, `et`, `y`, …).
 fn split_authors(s: &str) -> Vec<String> {
     let s = strip_by(s);
+    // "Deutsche Welle (www.dw.com)", "speicherguide.de": a site, not a person.
+    let head = s.split(['|', '•', '\n']).next().unwrap_or(s);
+    if head.split([' ', '(', ')']).any(looks_like_domain) {
+        return Vec::new();
+    }
     // Cut at what usually follows the names in a byline.
     let mut end = s.len();
     for stop in [
@@ -324,6 +514,7 @@ fn split_authors(s: &str) -> Vec<String> {
         " le ",
         " el ",
         " il ",
+        "©",
     ] {
         if let Some(p) = s.find(stop) {
             end = end.min(p);
@@ -332,21 +523,8 @@ fn split_authors(s: &str) -> Vec<String> {
     if let Some(p) = s.find(|c: char| c.is_ascii_digit()) {
         end = end.min(p);
     }
-    for month in [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ] {
-        if let Some(p) = s.find(&format!(" {month}")) {
+    for word in DATE_WORDS {
+        if let Some(p) = s.find(&format!(" {word}")) {
             end = end.min(p);
         }
     }
@@ -357,6 +535,15 @@ fn split_authors(s: &str) -> Vec<String> {
         .filter(|w| !w.contains('@'))
         .collect::<Vec<_>>()
         .join(" ");
+    // "Example Verlag GmbH, Munich, Germany": a firm and its address.
+    if s.split([',', ';']).next().is_some_and(|first| {
+        first.split_whitespace().any(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            FIRM_WORDS.iter().any(|f| w.eq_ignore_ascii_case(f))
+        })
+    }) {
+        return Vec::new();
+    }
     let mut parts: Vec<String> = vec![s];
     for sep in [",", ";", "&", " / "].iter().chain(AND_WORDS) {
         parts = parts
@@ -367,10 +554,13 @@ fn split_authors(s: &str) -> Vec<String> {
     parts
         .into_iter()
         .map(|p| {
-            strip_by(p.trim())
-                .trim_end_matches(['.', ':'])
-                .trim()
-                .to_string()
+            let p = strip_by(p.trim()).trim_end_matches(['.', ':']).trim();
+            // A month abbreviation left before the cut date ("Jane Roe Nov 19").
+            match p.rsplit_once(' ') {
+                Some((rest, last)) if MONTH_ABBREVIATIONS.contains(&last) => rest.trim(),
+                _ => p,
+            }
+            .to_string()
         })
         .filter(|p| {
             let words = p.split_whitespace().count();
@@ -378,14 +568,325 @@ fn split_authors(s: &str) -> Vec<String> {
                 && p.len() < 50
                 && (1..=4).contains(&words)
                 && !p.starts_with("http")
+                && !p.contains(['!', '?', '"', '“', '”', '«', '»'])
                 && p.chars().next().is_some_and(|c| !c.is_lowercase())
+                && p.chars().filter(|c| c.is_alphabetic()).count() >= 3
+                && !DATE_WORDS.iter().any(|d| p.eq_ignore_ascii_case(d.trim()))
                 && !p.split_whitespace().any(|w| {
+                    let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                    FIRM_WORDS.iter().any(|f| w.eq_ignore_ascii_case(f))
+                })
+                && !p.split([' ', '-', '*', '/']).any(|w| {
                     let w = w.trim_matches(|c: char| !c.is_alphanumeric());
                     ROLE_WORDS.iter().any(|r| w.eq_ignore_ascii_case(r))
                 })
         })
         .collect()
 }
+
+/// The page's authors, from the first source that names a person: JSON-LD,
+/// author meta tags, byline elements (`rel=author`, `itemprop=author`, class
+/// `byline`/`author`, outside comments), then a short visible line "By X and
+/// Y" (or "Von", "Par", "Por", …). Each source's names are cleaned and split
+/// by [`split_authors`]; the site's own name, generic desks ("Admin",
+/// "Redaktion") and URLs do not count as names.
+fn authors(dom: &Dom, url: Option<&Url>, ld: &[String], publisher: Option<&str>) -> Vec<String> {
+    // The site's names, and each part of a name such as "LinkNaija | News".
+    let site_names: Vec<String> = [publisher, meta(dom, &["og:site_name", "application-name"])]
+        .into_iter()
+        .flatten()
+        .flat_map(|n| std::iter::once(n).chain(n.split(['|', ':', '–', '—']).chain(n.split(" - "))))
+        .map(squash)
+        .filter(|s| s.len() >= 3)
+        .collect();
+    let host = url
+        .and_then(Url::host_str)
+        .map(|h| {
+            h.trim_start_matches("www.")
+                .split('.')
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .unwrap_or_default();
+    let keep = |names: Vec<String>| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for n in names {
+            let key = squash(&n);
+            // "India Post News Weekly" on the site "India Post" is the site;
+            // but a personal site is named after its author ("Jane Roe").
+            let site = !looks_like_person(&n)
+                && (site_names
+                    .iter()
+                    .any(|s| *s == key || (s.len() >= 6 && key.starts_with(s.as_str())))
+                    || (!n.contains(' ') && host.len() >= 4 && host.contains(&key)));
+            if !site && !out.iter().any(|x| x.eq_ignore_ascii_case(&n)) {
+                out.push(n);
+            }
+        }
+        out
+    };
+    let from_ld = keep(ld.iter().flat_map(|a| split_authors(a)).collect());
+    if !from_ld.is_empty() {
+        return from_ld;
+    }
+    for key in AUTHOR_METAS {
+        let names = keep(
+            dom.head
+                .metas
+                .iter()
+                .filter(|(k, v)| k == key && !v.is_empty())
+                .flat_map(|(_, v)| split_authors(v))
+                .collect(),
+        );
+        if !names.is_empty() {
+            return names;
+        }
+    }
+    for text in &dom.head.author_texts {
+        let names = keep(split_authors(text));
+        if !names.is_empty() {
+            return names;
+        }
+    }
+    keep(
+        visible_byline(dom)
+            .map(|b| split_authors(&b))
+            .unwrap_or_default(),
+    )
+}
+
+/// Meta tags that name the author, most specific first.
+const AUTHOR_METAS: &[&str] = &[
+    "author",
+    "article:author",
+    "dc.creator",
+    "dc.creator.author",
+    "parsely-author",
+    "sailthru.author",
+    "byl",
+];
+
+/// Whether a name reads as a person's: two to four capitalised words, none of
+/// them a word that names an organisation ("News", "Zeitung", "GmbH").
+fn looks_like_person(name: &str) -> bool {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    (2..=4).contains(&words.len())
+        && words.iter().all(|w| {
+            w.chars().next().is_some_and(char::is_uppercase)
+                && w.chars().skip(1).any(char::is_lowercase)
+                && !ORGANIZATION_WORDS.iter().any(|o| {
+                    w.trim_matches(|c: char| !c.is_alphanumeric())
+                        .eq_ignore_ascii_case(o)
+                })
+        })
+}
+
+/// Words that make any name a firm's or a newsroom's, wherever it is found.
+const FIRM_WORDS: &[&str] = &[
+    "gmbh",
+    "inc",
+    "ltd",
+    "llc",
+    "e.v",
+    "agency",
+    "agencia",
+    "agenzia",
+    "agentur",
+    "verlag",
+    "editorial",
+    "newsroom",
+    "media",
+    "news",
+    "zeitung",
+    "magazin",
+    "magazine",
+    "nachrichten",
+    "noticias",
+    "online",
+    "foundation",
+    "stiftung",
+];
+
+/// Words in the names of news sites, publishers and firms, not of people
+/// (a site named like this is not its own author).
+const ORGANIZATION_WORDS: &[&str] = &[
+    "news",
+    "post",
+    "times",
+    "press",
+    "daily",
+    "herald",
+    "journal",
+    "tribune",
+    "gazette",
+    "magazine",
+    "magazin",
+    "zeitung",
+    "online",
+    "media",
+    "radio",
+    "tv",
+    "television",
+    "network",
+    "group",
+    "agency",
+    "agentur",
+    "verlag",
+    "gmbh",
+    "inc",
+    "ltd",
+    "llc",
+    "ag",
+    "sa",
+    "e.v",
+    "foundation",
+    "stiftung",
+    "institute",
+    "institut",
+    "university",
+    "universität",
+    "blog",
+    "today",
+    "world",
+    "info",
+    "wire",
+    "nachrichten",
+    "noticias",
+    "diario",
+    "periódico",
+    "revue",
+    "express",
+    "insider",
+    "report",
+    "review",
+    "weekly",
+    "monthly",
+    "live",
+    "channel",
+    "service",
+    "services",
+    "team",
+    "club",
+    "verein",
+    "shop",
+    "store",
+];
+
+/// Lower-case letters and digits only: "The Daily-News" and "thedailynews" match.
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The first short visible line that is a byline in words: an element whose
+/// whole text (at most 100 bytes) starts with "By"/"Von"/"Par"/"Por"/… and
+/// continues with capitalised names only ("By Jane Roe and John Doe",
+/// "Von Max Muster, 12. März 2021"). Headings such as "Von Sarajevo zum
+/// Flächenbrand" fail the names test.
+fn visible_byline(dom: &Dom) -> Option<String> {
+    const MAX: usize = 100;
+    for (i, node) in dom.nodes.iter().enumerate() {
+        if node.tag != Tag::Text || node.parent == dom::NONE {
+            continue;
+        }
+        let t = dom.node_text(i as u32).trim_start();
+        let Some(first) = t.split([' ', ':']).next() else {
+            continue;
+        };
+        if !BY_PREFIXES
+            .iter()
+            .any(|p| !p.contains(' ') && first.eq_ignore_ascii_case(p))
+        {
+            continue;
+        }
+        let parent = node.parent;
+        if dom.nodes[parent as usize].hidden || in_hidden(dom, parent) {
+            continue;
+        }
+        let mut text = String::new();
+        let mut stack = vec![parent];
+        while let Some(x) = stack.pop() {
+            if dom.nodes[x as usize].tag == Tag::Text {
+                text.push_str(dom.node_text(x));
+                if text.len() > MAX {
+                    break;
+                }
+            }
+            let start = stack.len();
+            stack.extend(dom.children(x));
+            stack[start..].reverse();
+        }
+        let text = text.trim();
+        if text.len() > MAX || !text.starts_with(first) {
+            continue;
+        }
+        if names_only(strip_by(text)) {
+            return Some(text.to_string());
+        }
+    }
+    None
+}
+
+fn in_hidden(dom: &Dom, mut id: u32) -> bool {
+    while id != dom::NONE {
+        let n = &dom.nodes[id as usize];
+        if n.hidden || matches!(n.tag, Tag::Head | Tag::Noscript) {
+            return true;
+        }
+        id = n.parent;
+    }
+    false
+}
+
+/// Whether a byline (after "By") is names up to the first separator, date or
+/// role: every name two to four words, each capitalised or a particle.
+fn names_only(s: &str) -> bool {
+    let names = split_authors(s);
+    !names.is_empty()
+        && names.iter().all(|n| {
+            let words: Vec<&str> = n.split_whitespace().collect();
+            (2..=4).contains(&words.len())
+                && words.iter().all(|w| {
+                    w.chars().next().is_some_and(char::is_uppercase) || NAME_PARTICLES.contains(w)
+                })
+        })
+        && {
+            // Nothing but joiners between the names and the cut.
+            let head = s.split(['|', '•', '·', '(', '\n']).next().unwrap_or(s);
+            head.split_whitespace().all(|w| {
+                let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                w.is_empty()
+                    || w.chars()
+                        .next()
+                        .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+                    || NAME_PARTICLES.contains(&w)
+                    || AND_WORDS.iter().any(|a| a.trim() == w)
+                    || DATE_JOINERS.contains(&w)
+            })
+        }
+}
+
+/// Lower-case words inside names ("Ludwig van Beethoven").
+const NAME_PARTICLES: &[&str] = &[
+    "van", "von", "der", "den", "de", "da", "del", "della", "di", "du", "la", "le", "dos", "das",
+    "ten", "ter", "bin", "al", "el",
+];
+
+/// Lower-case words that may follow the names before a date ("on", "am").
+const DATE_JOINERS: &[&str] = &[
+    "on",
+    "am",
+    "le",
+    "el",
+    "il",
+    "at",
+    "um",
+    "published",
+    "updated",
+];
 
 /// Metadata from JSON-LD, OpenGraph, meta tags, `<time>` and `<title>`, in that order.
 pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
@@ -412,39 +913,7 @@ pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
         )
         .map(str::to_string)
     });
-    let mut ld_authors = ld.authors.clone();
-    if ld_authors.is_empty()
-        && let Some(a) = meta(
-            dom,
-            &[
-                "author",
-                "article:author",
-                "dc.creator",
-                "parsely-author",
-                "sailthru.author",
-                "byl",
-            ],
-        )
-    {
-        ld_authors = split_authors(a);
-    }
-    if ld_authors.is_empty() {
-        // The first byline-like element that holds a name.
-        ld_authors = dom
-            .head
-            .author_texts
-            .iter()
-            .map(|a| split_authors(a))
-            .find(|names| !names.is_empty())
-            .unwrap_or_default();
-    }
-    let mut authors: Vec<String> = Vec::new();
-    for a in ld_authors.iter().flat_map(|a| split_authors(a)) {
-        if !authors.iter().any(|x| x.eq_ignore_ascii_case(&a)) {
-            authors.push(a);
-        }
-    }
-    authors.retain(|a| !a.starts_with("http"));
+    let authors = authors(dom, url, &ld.authors, publisher.as_deref());
     let language = dom
         .head
         .lang
