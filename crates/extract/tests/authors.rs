@@ -124,6 +124,14 @@ fn rel_and_itemprop_author_elements() {
 }
 
 #[test]
+fn microdata_organization_author_is_the_site() {
+    let page = format!(
+        r#"<html><body><div itemprop="author" itemscope itemtype="http://schema.org/Organization">Sputnik</div><article>{BODY}</article></body></html>"#
+    );
+    assert!(authors(&page, None).is_empty());
+}
+
+#[test]
 fn commenters_are_not_authors() {
     let page = format!(
         r#"<html><body><article>{BODY}</article><ol class="comment-list"><li class="comment"><div class="vcard"><span class="author">Bob Smith</span> said:</div><p>Nice post.</p></li></ol>

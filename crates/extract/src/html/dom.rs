@@ -577,6 +577,8 @@ impl Builder {
         }
         let is_author = self.author_depth.is_none()
             && self.comment_depth.is_none()
+            // An author marked as an organisation (`itemtype=…/Organization`) is the site.
+            && !get("itemtype").is_some_and(|t| t.ends_with("Organization"))
             && (get("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("author"))
                 || get("rel").is_some_and(|p| p.eq_ignore_ascii_case("author")));
         if is_void(name) || self_closing && !matches!(tag, Tag::Div | Tag::P | Tag::Span | Tag::A) {
