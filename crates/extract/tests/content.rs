@@ -370,3 +370,32 @@ fn picture_credits_counters_and_see_also_lines_go() {
     assert!(t.contains("Bilder sagen mehr als Worte"), "{t}");
     assert!(t.contains("Weiterlesen lohnt sich"), "{t}");
 }
+
+#[test]
+fn appeals_to_the_reader_on_their_own_line_go() {
+    let prose = "<p>The council voted on Tuesday to rebuild the old bridge, after months of debate about its cost, its design and the traffic it will carry.</p>";
+    for appeal in [
+        "Never miss the latest news by signing up to our newsletter today!",
+        "Subscribe to email updates",
+        "If you enjoyed reading this post, would you consider supporting our work?",
+        "Sie lesen gern Example.com?",
+        "Folgen Sie uns auf Twitter",
+        "Möchten Sie den Artikel teilen?",
+        "Suivez-nous sur les réseaux sociaux",
+    ] {
+        let page =
+            format!("<html><body><article>{prose}<p>{appeal}</p>{prose}</article></body></html>");
+        let text = extract(page.as_bytes(), Some("text/html"), None)
+            .unwrap()
+            .text;
+        assert!(text.contains("rebuild the old bridge"), "{appeal}");
+        assert!(!text.contains(appeal), "{appeal}");
+    }
+    // The same words inside a sentence of the article stay.
+    let line = "Residents who sign up for the consultation can follow us through each stage, the mayor said.";
+    let page = format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
+    let text = extract(page.as_bytes(), Some("text/html"), None)
+        .unwrap()
+        .text;
+    assert!(text.contains(line));
+}

@@ -876,6 +876,21 @@ fn is_see_also(text: &str) -> bool {
     .is_match(text)
 }
 
+/// An appeal to the reader on a short line of its own, in several languages:
+/// "Subscribe to our newsletter", "Never miss the latest news by signing up",
+/// "If you enjoyed reading this post…", "Sie lesen gern …?", "Gefällt dir
+/// unser Magazin?", "Folgen Sie uns", "Abonnez-vous", "Síguenos".
+fn is_call_to_action(text: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)^\s*(?:subscribe to|sign up (?:for|to) (?:our|the) [^.]{0,40}newsletter|never miss|don'?t miss (?:out|a)|if you (?:enjoyed|liked) (?:this|reading)|enjoyed this (?:article|post)|follow us|join our newsletter|get our newsletter|receive our (?:\w+ )?newsletter|we want to hear what you think|abonnieren sie|jetzt abonnieren|newsletter abonnieren|melden sie sich (?:jetzt )?(?:für|zum) (?:unseren )?newsletter|folgen sie uns|folge uns|sie lesen gern|gefällt (?:dir|ihnen) (?:unser|dieser|der|das)|möchten sie (?:den|diesen) artikel teilen|abonnez-vous|inscrivez-vous à (?:notre|la) newsletter|suivez-nous|suscríbete|síguenos|iscriviti alla newsletter|seguici)\b",
+        )
+        .unwrap()
+    })
+    .is_match(text)
+}
+
 /// Short standalone lines that are interface labels, not content.
 fn is_label(text: &str) -> bool {
     let t = text
@@ -1196,10 +1211,10 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
             {
                 continue;
             }
-            if node.tag.is_block()
-                && st[id as usize].len < 200
-                && is_see_also(&subtree_text(dom, id))
-            {
+            if node.tag.is_block() && st[id as usize].len < 200 && {
+                let text = subtree_text(dom, id);
+                is_see_also(&text) || is_call_to_action(&text)
+            } {
                 continue;
             }
             // A paragraph that is nothing but a link: a "read this too" line.
