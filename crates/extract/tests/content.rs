@@ -399,3 +399,22 @@ fn appeals_to_the_reader_on_their_own_line_go() {
         .text;
     assert!(text.contains(line));
 }
+
+#[test]
+fn leftover_headings_of_author_boxes_and_toggles_go() {
+    let prose = "<p>The council voted on Tuesday to rebuild the old bridge, after months of debate about its cost, its design and the traffic it will carry.</p>";
+    for label in [
+        "Über den Autor",
+        "About the author",
+        "Quellen ausblenden",
+        "Empfohlener redaktioneller Inhalt",
+    ] {
+        let page =
+            format!("<html><body><article>{prose}<h3>{label}</h3>{prose}</article></body></html>");
+        let text = extract(page.as_bytes(), Some("text/html"), None)
+            .unwrap()
+            .text;
+        assert!(text.contains("rebuild the old bridge"), "{label}");
+        assert!(!text.contains(label), "{label}");
+    }
+}

@@ -1024,6 +1024,22 @@ fn is_label(text: &str) -> bool {
                 | "table of contents"
                 | "weitere informationen"
                 | "more information"
+                // Headings of author boxes and comment counters left alone,
+                // toggles and teasers' lead-ins
+                | "über den autor"
+                | "über die autorin"
+                | "about the author"
+                | "à propos de l'auteur"
+                | "keine kommentare"
+                | "no comments"
+                | "kommentare insgesamt"
+                | "last modified"
+                | "mitglieder in diesem forum"
+                | "le puede interesar"
+                | "empfohlener redaktioneller inhalt"
+                | "quellen ausblenden"
+                | "bild anzeigen"
+                | "lust auf mehr"
         )
 }
 
