@@ -547,14 +547,57 @@ async fn process_cases(t: &mut Table, bin: &Path, dir: &Path) {
 
 #[tokio::main]
 async fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    // `--only pages,cache,…` runs a subset of the case groups (pages, cache,
+    // black-hole, sources, concurrency, processes); the default runs them all.
+    let only: Option<Vec<String>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|list| list.split(',').map(str::to_owned).collect());
+    let wanted = |group: &str| only.as_ref().is_none_or(|o| o.iter().any(|g| g == group));
     let reps = if quick { 5 } else { 21 };
     let dir = tempfile::tempdir().expect("temp dir");
     let mut t = Table::default();
 
+    if wanted("pages") {
+        page_size_cases(&mut t, reps).await;
+    }
+    if wanted("cache") {
+        cache_cases(&mut t, reps, quick, dir.path()).await;
+    }
+    if wanted("black-hole") {
+        black_hole_cases(&mut t, reps, quick, dir.path()).await;
+    }
+    if wanted("sources") {
+        eprintln!("sources …");
+        let one = sources_case(&mut t, 1, reps, None).await;
+        sources_case(&mut t, 4, reps, Some(one)).await;
+        sources_case(&mut t, 16, reps.min(11), Some(one)).await;
+    }
+    if wanted("concurrency") {
+        eprintln!("concurrency …");
+        let single = concurrency_case(&mut t, 1, None).await;
+        concurrency_case(&mut t, 8, Some(single)).await;
+        concurrency_case(&mut t, 64, Some(single)).await;
+    }
+    if wanted("processes") {
+        if let Some(bin) = std::env::var_os("SGW_BIN").map(PathBuf::from) {
+            eprintln!("processes …");
+            process_cases(&mut t, &bin, dir.path()).await;
+        } else {
+            eprintln!("SGW_BIN not set: process-level cases skipped");
+        }
+    }
+    t.print();
+}
+
+/// 10 KB vs 1 MB pages: fetch, extraction, full search, and the overhead targets.
+async fn page_size_cases(t: &mut Table, reps: usize) {
     eprintln!("page sizes …");
-    let (f10, e10, s10) = page_size_case(&mut t, "10 KB", 10 * 1024, reps).await;
-    let (f1m, e1m, s1m) = page_size_case(&mut t, "1 MB", 1 << 20, reps.min(9)).await;
+    let (f10, e10, s10) = page_size_case(t, "10 KB", 10 * 1024, reps).await;
+    let (f1m, e1m, s1m) = page_size_case(t, "1 MB", 1 << 20, reps.min(9)).await;
     for (label, f, e, s) in [("10 KB", f10, e10, s10), ("1 MB", f1m, e1m, s1m)] {
         let beyond = s.saturating_sub(f + e);
         t.target(
@@ -580,11 +623,14 @@ async fn main() {
         ),
         per_kb_big <= per_kb_small * 1.5,
     );
+}
 
+/// Cached answers with 1k vs 100k (10k with `--quick`) entries in the store.
+async fn cache_cases(t: &mut Table, reps: usize, quick: bool, dir: &Path) {
     eprintln!("cache …");
-    let (hit_small, list_small) = cache_size_case(&mut t, 1_000, reps, dir.path()).await;
+    let (hit_small, list_small) = cache_size_case(t, 1_000, reps, dir).await;
     let big = if quick { 10_000 } else { 100_000 };
-    let (hit_big, list_big) = cache_size_case(&mut t, big, reps, dir.path()).await;
+    let (hit_big, list_big) = cache_size_case(t, big, reps, dir).await;
     t.target(
         "in-process cached answer <= 1 ms",
         format!("{} ms", ms(hit_small)),
@@ -596,7 +642,10 @@ async fn main() {
         hit_big.as_secs_f64() <= hit_small.as_secs_f64() * 1.2,
     );
     let _ = (list_small, list_big);
+}
 
+/// A black-holed official host, first and later searches, with and without hedging.
+async fn black_hole_cases(t: &mut Table, reps: usize, quick: bool, dir: &Path) {
     eprintln!("black-holed host …");
     let hole_reps = if quick { 1 } else { 3 };
     let healthy = {
@@ -605,14 +654,13 @@ async fn main() {
         bench(2, reps, || ask(&gw)).await
     };
     t.row("healthy world, full search (miss)", &healthy, "1x", "");
-    let (plain_first, plain_later) =
-        black_hole_case(&mut t, "no hedging", "", hole_reps, dir.path()).await;
+    let (plain_first, plain_later) = black_hole_case(t, "no hedging", "", hole_reps, dir).await;
     let (hedged_first, hedged_later) = black_hole_case(
-        &mut t,
+        t,
         "hedge 300 ms + accept 200 ms",
         "  hedge_after_ms: 300\n  accept_after_ms: 200\n",
         hole_reps,
-        dir.path(),
+        dir,
     )
     .await;
     let _ = plain_first;
@@ -634,22 +682,4 @@ async fn main() {
             later.as_secs_f64() <= 1.2 * healthy.median().as_secs_f64(),
         );
     }
-
-    eprintln!("sources …");
-    let one = sources_case(&mut t, 1, reps, None).await;
-    sources_case(&mut t, 4, reps, Some(one)).await;
-    sources_case(&mut t, 16, reps.min(11), Some(one)).await;
-
-    eprintln!("concurrency …");
-    let single = concurrency_case(&mut t, 1, None).await;
-    concurrency_case(&mut t, 8, Some(single)).await;
-    concurrency_case(&mut t, 64, Some(single)).await;
-
-    if let Some(bin) = std::env::var_os("SGW_BIN").map(PathBuf::from) {
-        eprintln!("processes …");
-        process_cases(&mut t, &bin, dir.path()).await;
-    } else {
-        eprintln!("SGW_BIN not set: process-level cases skipped");
-    }
-    t.print();
 }

@@ -1,4 +1,4 @@
-//! `cargo xtask bench-chain [--quick]`: the whole chain, in process, on the
+//! `cargo xtask bench-chain [--quick] [--only GROUP,…]`: the whole chain, in process, on the
 //! simulated web — raw fetch vs full search, cached answers (1k vs 100k
 //! entries), a black-holed official host (first and later searches, with and
 //! without hedging), 1/4/16 sources, 10 KB vs 1 MB pages, 1/8/64 concurrent
@@ -8,6 +8,8 @@
 //!
 //! The run itself is the `bench_chain` example of `sgw-e2e` (release build);
 //! the `sgw` binary is built in release too and handed over as `SGW_BIN`.
+//! `--only` picks case groups (pages, cache, black-hole, sources,
+//! concurrency, processes), e.g. `--only pages` for the 10 KB / 1 MB rows.
 
 use anyhow::{Context, Result};
 use std::process::Command;

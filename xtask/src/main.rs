@@ -23,7 +23,7 @@ tasks:
   policy-check   validate every policy under policies/ with `sgw policy check`
   fuzz           [TARGET] [--seconds N] [--seed S] [--list]: structure-aware fuzzing of every
                  parser under time and memory budgets (N s split over all targets when none given)
-  bench-chain    [--quick] the chain in process on the simulated web: overhead, cache, black-holed
+  bench-chain    [--quick] [--only GROUP,…] the chain in process on the simulated web: overhead, cache, black-holed
                  host, sources, page sizes, concurrency; `sgw` process start and peak RSS
   bench-dates    publication-date precision/recall/accuracy: sgw-extract vs htmldate
   bench-extract  [--corpus article|with-without|publish-dates] [--no-refs] [--fresh-refs]

@@ -50,12 +50,14 @@
 //! Scanning is linear in the text (a binary search per word aside).
 
 use crate::fields::{FieldKind, FieldSpec, RawValue, compile_pattern, raw_values};
-use crate::passages::{is_stop, tokenize};
+use crate::passages::tokenize;
 use crate::question::{
     CONTRASTS, DateRole, FURNITURE_CUES, Question, UNITS, canonical, date_role_of,
 };
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
+use sgw_text::is_stop_word as is_stop;
+use std::borrow::Cow;
 
 /// A candidate value for a requested field, with its evidence span and score.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -343,10 +345,11 @@ const MONTHS: &[&str] = &[
     "december",
 ];
 
-struct Tok {
+struct Tok<'a> {
     start: usize,
     end: usize,
-    lower: String,
+    /// The normalized word (borrowed from the page when it is lower-case ASCII).
+    lower: Cow<'a, str>,
     /// Index in [`UNITS`] of the unit it names.
     unit: Option<usize>,
     bit: u64,
@@ -379,7 +382,7 @@ struct Sentence {
 struct Page<'a> {
     text: &'a str,
     q: Question,
-    toks: Vec<Tok>,
+    toks: Vec<Tok<'a>>,
     lines: Vec<Line>,
     sentences: Vec<Sentence>,
     para_masks: Vec<u64>,
@@ -771,13 +774,13 @@ impl<'a> Page<'a> {
         let i = self.toks[t0..t1].partition_point(|t| t.end <= pos) + t0;
         let mut out = [""; N];
         for (slot, k) in out.iter_mut().zip((t0..i).rev()) {
-            *slot = self.toks[k].lower.as_str();
+            *slot = self.toks[k].lower.as_ref();
         }
         out
     }
 
     /// Up to `n` tokens from `pos` on within `t0..t1`.
-    fn tok_after(&self, pos: usize, t0: usize, t1: usize, n: usize) -> &[Tok] {
+    fn tok_after(&self, pos: usize, t0: usize, t1: usize, n: usize) -> &[Tok<'_>] {
         let i = self.toks[t0..t1].partition_point(|t| t.start < pos) + t0;
         &self.toks[i..t1.min(i + n)]
     }
@@ -927,7 +930,7 @@ impl<'a> Page<'a> {
             }
         }
         for t in &self.toks[sent.t0..sent.t1] {
-            if BREAK_WORDS.contains(&t.lower.as_str()) {
+            if BREAK_WORDS.contains(&t.lower.as_ref()) {
                 breaks.push(t.start);
             }
         }
@@ -972,7 +975,7 @@ impl<'a> Page<'a> {
         let date_lo = self.dates.partition_point(|d| d.1 < sent.start);
         let changes = self.toks[sent.t0..sent.t1]
             .iter()
-            .any(|t| CHANGE_VERBS.contains(&t.lower.as_str()));
+            .any(|t| CHANGE_VERBS.contains(&t.lower.as_ref()));
         let mut sentence_years: Vec<i32> = Vec::new();
         for d in self.dates[date_lo..].iter().take_while(|d| d.1 < sent.end) {
             if let Some(y) = d.0.get(..4).and_then(|y| y.parse().ok()) {
@@ -1114,8 +1117,8 @@ impl<'a> Page<'a> {
             let ts = &self.toks[sent.t0..sent.t1];
             let mut v = Vec::new();
             for (k, t) in ts.iter().enumerate() {
-                let w = t.lower.as_str();
-                let prev = k.checked_sub(1).map(|p| ts[p].lower.as_str());
+                let w = t.lower.as_ref();
+                let prev = k.checked_sub(1).map(|p| ts[p].lower.as_ref());
                 if matches!(w, "tba" | "tbc" | "tbd")
                     || (prev == Some("be") && ANNOUNCE_WORDS.contains(&w))
                     || (prev == Some("not") && w == "yet")
@@ -1222,7 +1225,7 @@ impl<'a> Page<'a> {
             // ... when this value has its own subject words (`15 240 people died`).
             let own_subject = attached[c].iter().any(|&ti| {
                 let t = &self.toks[ti];
-                let w = t.lower.as_str();
+                let w = t.lower.as_ref();
                 t.bit == 0
                     && w.len() >= 3
                     && w.chars().all(char::is_alphabetic)
@@ -1265,7 +1268,7 @@ impl<'a> Page<'a> {
             let after = self.tok_after(r.end, sent.t0, sent.t1, 3);
             let p1 = before.first().copied().unwrap_or("");
             let p2 = before.get(1).copied().unwrap_or("");
-            let f1 = after.first().map_or("", |t| t.lower.as_str());
+            let f1 = after.first().map_or("", |t| t.lower.as_ref());
             let clause = clause_of(&hard, r.start, sent.start, sent.end);
             let announced = announce_at.iter().any(|&p| clause.0 <= p && p < clause.1)
                 || (!asks_announce
@@ -1304,7 +1307,7 @@ impl<'a> Page<'a> {
                             && (CHANGE_WORDS.contains(&p2) || (f1 == "to" && next_same))));
                 let later_word = attached[c].iter().any(|&ti| {
                     let t = &self.toks[ti];
-                    t.start >= r.end && PAST_AFTER.contains(&t.lower.as_str())
+                    t.start >= r.end && PAST_AFTER.contains(&t.lower.as_ref())
                 });
                 let from_to = p1 == "from" && f1 == "to" && next_same;
                 if (later_word || from_to) && window.to.is_none() {
@@ -1313,7 +1316,7 @@ impl<'a> Page<'a> {
                         .filter(|d| window.from.is_none_or(|f| f < *d))
                         .or(*para_from);
                 }
-                past |= !current && after.iter().any(|t| PAST_AFTER.contains(&t.lower.as_str()));
+                past |= !current && after.iter().any(|t| PAST_AFTER.contains(&t.lower.as_ref()));
                 let change = !current
                     && (CHANGE_WORDS.contains(&p1) || (p1 == "of" && CHANGE_WORDS.contains(&p2)));
                 let mut windowed = false;
@@ -1448,7 +1451,7 @@ impl<'a> Page<'a> {
                         .all(|c| c == ' ' || c == '-')
                     && p.lower.chars().all(char::is_alphabetic)
                     && !is_stop(&p.lower)
-                    && !MONTHS.contains(&p.lower.as_str())
+                    && !MONTHS.contains(&p.lower.as_ref())
                     && !adjective_like(&p.lower)
             })
         })

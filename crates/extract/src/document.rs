@@ -265,6 +265,7 @@ pub fn extract(
 impl Document {
     /// The `max` passages of [`Document::text`] that best match `query` (BM25),
     /// best first. Every passage satisfies `text[start..end] == passage.text`.
+    /// [`crate::rank_passages`] does the same for any text.
     pub fn passages(&self, query: &str, max: usize) -> Vec<crate::Passage> {
         crate::passages::rank(&self.text, query, max)
     }

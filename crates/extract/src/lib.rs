@@ -21,7 +21,7 @@ pub use document::{Document, DocumentKind, FeedEntry, Metadata, extract, sniff_k
 pub use error::ExtractError;
 pub use fields::{FieldKind, FieldSpec, FieldValue};
 pub use html::{looks_like_js_shell, visible_text_len};
-pub use passages::{Passage, tokenize};
+pub use passages::{Passage, rank as rank_passages, tokenize};
 pub use pdf::{
     PDF_MAX_BYTES, PDF_MAX_INFLATED, PDF_MAX_PAGES, PDF_MEMORY_BYTES, PDF_TIMEOUT, WORKER_ARG,
     inflated_size, worker_hook,

@@ -1,7 +1,8 @@
 //! Passages: windows of the extracted text with byte offsets, ranked with BM25.
 
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use sgw_text::{Normalizer, is_stop_word};
+use std::borrow::Cow;
 
 /// A span of a document's text. Invariant: `text == doc.text[start..end]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,43 +23,18 @@ pub struct Passage {
 const TARGET: usize = 600;
 const HARD_MAX: usize = 1200;
 
-/// Lowercased word tokens (Unicode alphanumerics) with their byte spans.
-pub fn tokenize(text: &str) -> Vec<(String, usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices() {
-        if c.is_alphanumeric() {
-            if start.is_none() {
-                start = Some(i);
-            }
-        } else if let Some(s) = start.take() {
-            out.push((text[s..i].to_lowercase(), s, i));
-        }
-    }
-    if let Some(s) = start {
-        out.push((text[s..].to_lowercase(), s, text.len()));
-    }
-    out
+/// Normalized words (see [`sgw_text`]) with their byte spans; a word
+/// already in lower-case ASCII is borrowed from `text`.
+pub fn tokenize(text: &str) -> Vec<(Cow<'_, str>, usize, usize)> {
+    sgw_text::words(text)
+        .map(|w| (w.normalized(), w.start, w.end))
+        .collect()
 }
 
-const STOP: &[&str] = &[
-    "a", "an", "the", "of", "in", "on", "at", "to", "for", "and", "or", "is", "are", "was", "were",
-    "be", "by", "with", "what", "when", "where", "who", "which", "how", "does", "do", "did", "it",
-    "its", "as", "from", "that", "this", "le", "la", "les", "de", "des", "du", "et", "der", "die",
-    "das", "und", "why", "much", "many", "will", "can", "has", "have", "had", "should", "would",
-    "could", "i", "my", "me", "you", "your", "we", "our", "there", "their", "about", "into",
-    "than", "then", "if", "so", "not", "been", "any", "per",
-];
-
-/// Whether a lowercase word is a stop word (never a content term of a query).
-pub(crate) fn is_stop(word: &str) -> bool {
-    STOP.contains(&word)
-}
-
-/// Query terms worth matching (lowercased, stop words dropped unless nothing else remains).
+/// Query terms worth matching (normalized, stop words dropped unless nothing else remains).
 pub fn query_terms(query: &str) -> Vec<String> {
-    let all: Vec<String> = tokenize(query).into_iter().map(|t| t.0).collect();
-    let mut kept: Vec<String> = all.iter().filter(|t| !is_stop(t)).cloned().collect();
+    let all: Vec<String> = sgw_text::terms(query).map(Cow::into_owned).collect();
+    let mut kept: Vec<String> = all.iter().filter(|t| !is_stop_word(t)).cloned().collect();
     if kept.is_empty() {
         kept = all;
     }
@@ -140,9 +116,17 @@ pub fn split(text: &str) -> Vec<(usize, usize)> {
 pub fn rank(text: &str, query: &str, max: usize) -> Vec<Passage> {
     let spans = split(text);
     let terms = query_terms(query);
-    let mut scored: Vec<Passage> = score_spans(text, &spans, &terms)
+    let mut scored: Vec<(usize, (usize, usize, f32))> = score_spans(text, &spans, &terms)
         .into_iter()
         .enumerate()
+        .collect();
+    if !terms.is_empty() {
+        scored.sort_by(|a, b| b.1.2.total_cmp(&a.1.2).then(a.0.cmp(&b.0)));
+    }
+    // Only the kept passages copy their text.
+    scored.truncate(max);
+    scored
+        .into_iter()
         .map(|(index, (start, end, score))| Passage {
             index,
             start,
@@ -150,39 +134,44 @@ pub fn rank(text: &str, query: &str, max: usize) -> Vec<Passage> {
             text: text[start..end].to_string(),
             score,
         })
-        .collect();
-    if !terms.is_empty() {
-        scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.index.cmp(&b.index)));
-    }
-    scored.truncate(max);
-    scored
+        .collect()
 }
 
-/// BM25 scores for spans.
+/// BM25 scores for spans; `terms` sorted and unique, as [`query_terms`] gives them.
 pub(crate) fn score_spans(
     text: &str,
     spans: &[(usize, usize)],
     terms: &[String],
 ) -> Vec<(usize, usize, f32)> {
-    let docs: Vec<(HashMap<&str, u32>, u32)> = spans
+    // Per passage: how often each query term occurs (indexed like `terms`) and
+    // its length in words. One pass over each passage's words; ASCII words are
+    // lower-cased into a reused buffer, never allocated.
+    let longest = terms.iter().map(String::len).max().unwrap_or(0);
+    let mut norm = Normalizer::default();
+    let docs: Vec<(Vec<u32>, u32)> = spans
         .iter()
         .map(|&(s, e)| {
-            let mut tf: HashMap<&str, u32> = HashMap::new();
-            let toks = tokenize(&text[s..e]);
-            for (t, _, _) in &toks {
-                if let Some(q) = terms.iter().find(|q| *q == t) {
-                    *tf.entry(q.as_str()).or_insert(0) += 1;
+            let mut tf = vec![0u32; terms.len()];
+            let mut len = 0u32;
+            for w in sgw_text::words(&text[s..e]) {
+                len += 1;
+                let raw = w.as_str();
+                // A longer ASCII word cannot be a term (its lower case keeps its length).
+                if terms.is_empty() || (raw.is_ascii() && raw.len() > longest) {
+                    continue;
+                }
+                if let Ok(i) = terms.binary_search_by(|t| t.as_str().cmp(norm.normalize(raw))) {
+                    tf[i] += 1;
                 }
             }
-            (tf, toks.len() as u32)
+            (tf, len)
         })
         .collect();
     let n = docs.len().max(1) as f32;
     let avgdl = docs.iter().map(|d| d.1 as f32).sum::<f32>() / n;
-    let idf: Vec<f32> = terms
-        .iter()
-        .map(|t| {
-            let df = docs.iter().filter(|d| d.0.contains_key(t.as_str())).count() as f32;
+    let idf: Vec<f32> = (0..terms.len())
+        .map(|i| {
+            let df = docs.iter().filter(|d| d.0[i] > 0).count() as f32;
             ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
         })
         .collect();
@@ -193,8 +182,8 @@ pub(crate) fn score_spans(
         .map(|(&(s, e), (tf, dl))| {
             let dl = *dl as f32;
             let mut score = 0.0;
-            for (t, idf) in terms.iter().zip(&idf) {
-                let f = tf.get(t.as_str()).copied().unwrap_or(0) as f32;
+            for (&f, idf) in tf.iter().zip(&idf) {
+                let f = f as f32;
                 if f > 0.0 {
                     score += idf * f * (k1 + 1.0) / (f + k1 * (1.0 - b + b * dl / avgdl.max(1.0)));
                 }

@@ -7,7 +7,8 @@
 //! numbers and dates it mentions (never answers unless it asks for them), and
 //! what it asks about time (`previous`, `next`, a start or an end date).
 
-use crate::passages::{is_stop, tokenize};
+use crate::passages::tokenize;
+use sgw_text::is_stop_word as is_stop;
 
 /// Words that say what kind of answer is wanted, not what it is about.
 const GENERIC: &[&str] = &[
@@ -402,7 +403,7 @@ impl Question {
         let toks = tokenize(query);
         q.yes_no = toks.first().is_some_and(|t| {
             matches!(
-                t.0.as_str(),
+                t.0.as_ref(),
                 "is" | "are"
                     | "was"
                     | "were"
@@ -426,7 +427,7 @@ impl Question {
         }
         let mut last_term: Option<usize> = None;
         for (k, (lower, ts, te)) in toks.iter().enumerate() {
-            let w = lower.as_str();
+            let w: &str = lower;
             let written = &query[*ts..*te];
             // A capitalised word inside the question (not an acronym): a name.
             let proper = k > 0
@@ -513,8 +514,8 @@ impl Question {
         // "which year" asks for a year; "last year" does not.
         q.asks_year = q.asks_year
             && toks.windows(2).any(|w| {
-                matches!(w[0].0.as_str(), "which" | "what" | "year") && w[1].0.starts_with("year")
-                    || w[0].0 == "year" && matches!(w[1].0.as_str(), "was" | "did" | "will" | "is")
+                matches!(w[0].0.as_ref(), "which" | "what" | "year") && w[1].0.starts_with("year")
+                    || w[0].0 == "year" && matches!(w[1].0.as_ref(), "was" | "did" | "will" | "is")
             });
         q
     }

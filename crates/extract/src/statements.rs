@@ -14,7 +14,9 @@
 
 use crate::candidates::split_sentences;
 use crate::date::find_dates;
-use crate::passages::{is_stop, rank, tokenize};
+use crate::passages::{rank, tokenize};
+use sgw_text::is_stop_word as is_stop;
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// A statement is a whole sentence of at least this many bytes …
@@ -60,10 +62,9 @@ pub fn sentence_spans(text: &str, start: usize, end: usize) -> Vec<(usize, usize
 /// The content words of `text`: lowercased tokens of three characters or more
 /// that are not stop words (the passage ranker's list).
 pub fn content_terms(text: &str) -> HashSet<String> {
-    tokenize(text)
-        .into_iter()
-        .map(|t| t.0)
+    sgw_text::terms(text)
         .filter(|t| t.chars().count() >= 3 && !is_stop(t))
+        .map(Cow::into_owned)
         .collect()
 }
 
@@ -83,7 +84,7 @@ impl CheckableFacts {
         let mut values: HashSet<String> = find_dates(sentence).into_iter().map(|d| d.0).collect();
         for (token, _, _) in tokenize(sentence) {
             if token.chars().any(|c| c.is_ascii_digit()) {
-                values.insert(token);
+                values.insert(token.into_owned());
             }
         }
         let lower = format!(" {} ", sentence.to_lowercase());

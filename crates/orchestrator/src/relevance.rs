@@ -1,30 +1,21 @@
 //! Relevance of a piece of evidence to the query: the query's key terms and
 //! the share of them a title or text contains.
 //!
+//! Words and stop words are the gateway's one definition ([`sgw_text`]).
 //! Linear in the text and allocation-free on ASCII: the text is read word by
-//! word, each word normalized on its own (NFKC and lower case only when it is
-//! not plain ASCII), and looked up among the key terms; the scan stops as soon
-//! as every term has been seen. Words are what [`normalize_query`] then a split
-//! on non-alphanumeric characters would give for the whole text, so the result
-//! equals "normalize the whole haystack, collect its words, count the terms
-//! present" without building either.
+//! word, each word normalized on its own (NFKC only when it is not plain
+//! ASCII), and looked up among the key terms; the scan stops as soon as every
+//! term has been seen.
 
-use sgw_contract::{Evidence, normalize_query};
+use sgw_contract::Evidence;
+use sgw_text::{Normalizer, is_stop_word};
 use std::collections::BTreeSet;
-use unicode_normalization::UnicodeNormalization;
-
-const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "in", "is", "it", "of",
-    "on", "or", "the", "to", "was", "what", "when", "where", "which", "who", "why", "with", "does",
-    "do", "did", "much", "many",
-];
 
 /// The query's key terms: normalized words that are not stop words.
 pub(crate) fn key_terms(query: &str) -> BTreeSet<String> {
-    normalize_query(query)
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
-        .map(str::to_string)
+    sgw_text::terms(query)
+        .filter(|w| !is_stop_word(w))
+        .map(|w| w.into_owned())
         .collect()
 }
 
@@ -46,8 +37,7 @@ struct TermsSeen<'a> {
     seen: Vec<bool>,
     found: usize,
     longest: usize,
-    /// Reused for lower-casing ASCII words.
-    buf: String,
+    norm: Normalizer,
 }
 
 impl<'a> TermsSeen<'a> {
@@ -57,7 +47,7 @@ impl<'a> TermsSeen<'a> {
             seen: vec![false; terms.len()],
             found: 0,
             longest: terms.iter().map(String::len).max().unwrap_or(0),
-            buf: String::new(),
+            norm: Normalizer::default(),
         }
     }
 
@@ -65,48 +55,22 @@ impl<'a> TermsSeen<'a> {
         self.found == self.terms.len()
     }
 
-    /// Marks a normalized word; true once every term is seen.
-    fn note(&mut self, word: &str) -> bool {
-        if let Ok(i) = self.terms.binary_search(&word)
-            && !self.seen[i]
-        {
-            self.seen[i] = true;
-            self.found += 1;
-        }
-        self.all()
-    }
-
     /// Reads `text`; true once every term is seen (the scan stops there).
     fn scan(&mut self, text: &str) -> bool {
-        for chunk in text.split_whitespace() {
-            if chunk.is_ascii() {
-                for word in chunk.split(|c: char| !c.is_ascii_alphanumeric()) {
-                    // A word longer than every term cannot be one.
-                    if word.is_empty() || word.len() > self.longest {
-                        continue;
-                    }
-                    let done = if word.bytes().any(|b| b.is_ascii_uppercase()) {
-                        let mut buf = std::mem::take(&mut self.buf);
-                        buf.clear();
-                        buf.extend(word.chars().map(|c| c.to_ascii_lowercase()));
-                        let done = self.note(&buf);
-                        self.buf = buf;
-                        done
-                    } else {
-                        self.note(word)
-                    };
-                    if done {
-                        return true;
-                    }
-                }
-            } else {
-                // Whitespace never composes with its neighbours, so normalizing a
-                // whitespace-separated chunk on its own equals normalizing it in place.
-                let normalized = chunk.nfkc().collect::<String>().to_lowercase();
-                for word in normalized.split(|c: char| !c.is_alphanumeric()) {
-                    if !word.is_empty() && self.note(word) {
-                        return true;
-                    }
+        for w in sgw_text::words(text) {
+            let raw = w.as_str();
+            // An ASCII word longer than every term cannot be one.
+            if raw.is_ascii() && raw.len() > self.longest {
+                continue;
+            }
+            let word = self.norm.normalize(raw);
+            if let Ok(i) = self.terms.binary_search(&word)
+                && !self.seen[i]
+            {
+                self.seen[i] = true;
+                self.found += 1;
+                if self.all() {
+                    return true;
                 }
             }
         }
@@ -129,16 +93,13 @@ mod tests {
         )
     }
 
-    /// The definition: normalize the whole haystack, collect its words, count the terms.
+    /// The definition: collect the haystack's normalized words, count the terms.
     fn reference(terms: &BTreeSet<String>, e: &Evidence) -> f64 {
         if terms.is_empty() {
             return 1.0;
         }
-        let haystack = normalize_query(&format!("{} {}", e.title, e.text));
-        let words: BTreeSet<&str> = haystack
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
+        let haystack = format!("{} {}", e.title, e.text);
+        let words: BTreeSet<String> = sgw_text::terms(&haystack).map(|w| w.into_owned()).collect();
         let hits = terms.iter().filter(|t| words.contains(t.as_str())).count();
         hits as f64 / terms.len() as f64
     }

@@ -7,20 +7,10 @@ use sgw_orchestrator::TextAnalyzer;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ExtractAnalyzer;
 
-fn document(text: &str) -> sgw_extract::Document {
-    sgw_extract::Document {
-        kind: sgw_extract::DocumentKind::Text,
-        metadata: Default::default(),
-        text: text.to_string(),
-        entries: Vec::new(),
-        encoding: "UTF-8".into(),
-    }
-}
-
 impl TextAnalyzer for ExtractAnalyzer {
     fn passages(&self, text: &str, query: &str, max: usize) -> Vec<Passage> {
-        document(text)
-            .passages(query, max)
+        // Ranked in place: the page text is not copied into a Document.
+        sgw_extract::rank_passages(text, query, max)
             .into_iter()
             .filter_map(|p| Passage::from_span(text, p.start, p.end, f64::from(p.score)))
             .collect()

@@ -7,47 +7,23 @@
 //! is not an answer: see [`Coverage::band`].
 
 use crate::relevance::key_terms;
-use sgw_contract::normalize_query;
+use sgw_text::Normalizer;
 use std::collections::BTreeSet;
 
-/// Words of a question that say nothing about its subject.
+/// Words of a question that say nothing about its subject, beyond the stop
+/// words ([`sgw_text::STOP_WORDS`]) its key terms already leave out.
 const QUESTION_WORDS: &[&str] = &[
-    "about",
     "after",
-    "any",
     "before",
-    "can",
-    "could",
+    "being",
     "current",
     "currently",
     "get",
-    "has",
-    "have",
-    "i",
     "latest",
-    "my",
     "new",
     "now",
     "official",
-    "our",
-    "should",
-    "that",
-    "there",
-    "this",
     "today",
-    "will",
-    "would",
-    "you",
-    "your",
-    "into",
-    "per",
-    "than",
-    "then",
-    "its",
-    "their",
-    "be",
-    "been",
-    "being",
 ];
 
 /// The query's content terms.
@@ -150,6 +126,72 @@ fn is_number(w: &str) -> bool {
     w.chars().all(|c| c.is_ascii_digit())
 }
 
+/// The words a term needs: itself, or its equivalents (`3rd` in a question
+/// means `third`; `q3` needs both its words).
+fn needed(term: &str) -> Vec<&str> {
+    match equivalents(term) {
+        [] => vec![term],
+        eq => eq.to_vec(),
+    }
+}
+
+/// What one pass over a title and text found: the needed words it has
+/// (itself or through an equivalent: `3rd` in the text is `third`), the
+/// needed stems it has, whether it names any year and says "last year".
+/// Only words some term needs are kept, so the pass allocates next to nothing
+/// however long the text.
+struct Seen<'t> {
+    words: BTreeSet<&'t str>,
+    stems: BTreeSet<&'t str>,
+    any_year: bool,
+    last_year: bool,
+}
+
+impl<'t> Seen<'t> {
+    fn scan(terms: &'t BTreeSet<String>, title: &str, text: &str) -> Seen<'t> {
+        let wanted: BTreeSet<&'t str> = terms.iter().flat_map(|t| needed(t)).collect();
+        let wanted_stems: BTreeSet<&'t str> = wanted
+            .iter()
+            .filter(|t| !is_number(t))
+            .map(|t| stem(t))
+            .collect();
+        let mut seen = Seen {
+            words: BTreeSet::new(),
+            stems: BTreeSet::new(),
+            any_year: false,
+            last_year: false,
+        };
+        let mut norm = Normalizer::default();
+        for part in [title, text] {
+            // "last" then "year…" with only white space between (as in the
+            // white-space-collapsed text): the text says "last year".
+            let mut after_last: Option<usize> = None;
+            for w in sgw_text::words(part) {
+                let word = norm.normalize(w.as_str());
+                if let Some(end) = after_last.take()
+                    && word.starts_with("year")
+                    && part[end..w.start].chars().all(char::is_whitespace)
+                {
+                    seen.last_year = true;
+                }
+                if word.ends_with("last") {
+                    after_last = Some(w.end);
+                }
+                for x in std::iter::once(word).chain(equivalents(word).iter().copied()) {
+                    seen.any_year |= is_year(x);
+                    if let Some(t) = wanted.get(x) {
+                        seen.words.insert(t);
+                    }
+                    if let Some(t) = wanted_stems.get(stem(x)) {
+                        seen.stems.insert(t);
+                    }
+                }
+            }
+        }
+        seen
+    }
+}
+
 /// The coverage of `terms` by `title` + `text`. `published` (the text's
 /// dateline, `YYYY-…`) anchors relative time: a year of the question is
 /// covered by a text published that year, or the year before when the text
@@ -167,23 +209,15 @@ pub(crate) fn coverage(
             band: Band::Full,
         };
     }
-    let haystack = normalize_query(&format!("{title} {text}"));
-    let mut words: BTreeSet<&str> = haystack
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let extra: Vec<&str> = words.iter().flat_map(|w| equivalents(w)).copied().collect();
-    words.extend(extra);
-    let stems: BTreeSet<&str> = words.iter().map(|w| stem(w)).collect();
+    let seen = Seen::scan(terms, title, text);
     let dateline: Option<u32> = published
         .and_then(|p| p.get(..4))
         .and_then(|y| y.parse().ok());
-    let says_last_year = haystack.contains("last year");
     let anchored = |t: &str| {
         is_year(t)
             && dateline.is_some_and(|y| {
                 let t: u32 = t.parse().unwrap_or(0);
-                t == y || (says_last_year && t + 1 == y)
+                t == y || (seen.last_year && t + 1 == y)
             })
     };
     let mut covered = 0;
@@ -191,13 +225,10 @@ pub(crate) fn coverage(
     let mut year_missing = false;
     let mut implicit_missing = 0;
     for t in terms {
-        // `3rd` in a question means `third`; `q3` needs both its words.
-        let needed: Vec<&str> = match equivalents(t) {
-            [] => vec![t.as_str()],
-            eq => eq.to_vec(),
-        };
-        let hit = needed.iter().all(|t| {
-            words.contains(t) || (!is_number(t) && stems.contains(stem(t))) || anchored(t)
+        let hit = needed(t).iter().all(|t| {
+            seen.words.contains(*t)
+                || (!is_number(t) && seen.stems.contains(stem(t)))
+                || anchored(t)
         });
         if hit {
             covered += 1;
@@ -214,7 +245,7 @@ pub(crate) fn coverage(
         Band::Partial
     } else if covered == total {
         Band::Full
-    } else if year_missing && words.iter().any(|w| is_year(w)) {
+    } else if year_missing && seen.any_year {
         Band::OtherPeriod
     } else if !number_missing && covered as f64 >= 0.8 * total as f64 {
         Band::Answers

@@ -6,7 +6,7 @@
 //! headline, byline or footer still matches. Texts with fewer than
 //! [`MIN_SHINGLES`] shingles are too short to judge and never match.
 
-use sgw_contract::normalize_query;
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// Words per shingle.
@@ -20,16 +20,11 @@ const THRESHOLD: f64 = 0.5;
 
 /// The hashed shingles of a text.
 pub(crate) fn shingles(text: &str) -> HashSet<u64> {
-    let norm = normalize_query(text);
-    let words: Vec<&str> = norm
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(MAX_WORDS)
-        .collect();
+    let words: Vec<Cow<'_, str>> = sgw_text::terms(text).take(MAX_WORDS).collect();
     words.windows(K).map(fnv1a).collect()
 }
 
-fn fnv1a(words: &[&str]) -> u64 {
+fn fnv1a(words: &[Cow<'_, str>]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for w in words {
         for b in w.bytes().chain(std::iter::once(b' ')) {

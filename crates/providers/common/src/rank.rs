@@ -11,20 +11,16 @@ pub fn is_time_sensitive(topic_type: &str) -> bool {
     TIME_SENSITIVE_TOPICS.contains(&topic_type)
 }
 
-/// Words too common to tell candidates apart.
-const STOP: &[&str] = &[
-    "a", "an", "the", "of", "in", "on", "at", "to", "for", "and", "or", "is", "are", "was", "were",
-    "be", "by", "with", "what", "when", "where", "who", "which", "how", "does", "do", "did", "it",
-    "its", "as", "from", "that", "this", "http", "https", "www", "html", "htm", "php", "aspx",
-];
+/// URL noise: words of links that tell no candidate apart, on top of the
+/// stop words ([`sgw_text::STOP_WORDS`]).
+const URL_WORDS: &[&str] = &["aspx", "htm", "html", "http", "https", "php", "www"];
 
-/// Lower-cased alphanumeric words of `s`, stop words dropped.
+/// Normalized words of `s` (see [`sgw_text`]), stop words and URL noise
+/// dropped, consecutive repeats once.
 pub fn terms(s: &str) -> Vec<String> {
-    let mut out: Vec<String> = s
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .filter(|w| !STOP.contains(&w.as_str()))
+    let mut out: Vec<String> = sgw_text::terms(s)
+        .filter(|w| !sgw_text::is_stop_word(w) && !URL_WORDS.contains(&w.as_ref()))
+        .map(|w| w.into_owned())
         .collect();
     out.dedup();
     out

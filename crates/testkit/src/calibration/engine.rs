@@ -8,55 +8,10 @@ use super::Page;
 use crate::pages;
 use crate::searxng::{self, SearxResult};
 
-const STOP: &[&str] = &[
-    "a",
-    "an",
-    "the",
-    "of",
-    "in",
-    "on",
-    "for",
-    "to",
-    "and",
-    "or",
-    "is",
-    "are",
-    "was",
-    "what",
-    "when",
-    "how",
-    "much",
-    "many",
-    "does",
-    "do",
-    "did",
-    "will",
-    "be",
-    "by",
-    "at",
-    "with",
-    "from",
-    "which",
-    "who",
-    "per",
-    "its",
-    "it",
-    "this",
-    "that",
-    "as",
-    "there",
-    "has",
-    "have",
-    "i",
-    "my",
-    "can",
-    "current",
-    "currently",
-    "now",
-    "today",
-    "latest",
-    "new",
-];
+/// Words that, like engines do, the index ignores in a query on top of the
+/// stop words ([`sgw_text::STOP_WORDS`]): time words that every page could
+/// claim.
+const TIME_WORDS: &[&str] = &["current", "currently", "latest", "new", "now", "today"];
 
 /// One indexed page.
 #[derive(Debug, Clone)]
@@ -83,15 +38,14 @@ impl Doc {
     }
 }
 
+/// The normalized words of `s` (see [`sgw_text`]), plurals folded.
 fn terms(s: &str) -> Vec<String> {
-    s.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
+    sgw_text::terms(s)
         .map(|w| {
-            let w = w.to_lowercase();
             // crude plural folding, as engines stem
             match w.strip_suffix('s') {
                 Some(stem) if stem.len() > 3 && !w.ends_with("ss") => stem.to_string(),
-                _ => w,
+                _ => w.into_owned(),
             }
         })
         .collect()
@@ -100,7 +54,7 @@ fn terms(s: &str) -> Vec<String> {
 fn query_terms(q: &str) -> Vec<String> {
     let mut out: Vec<String> = terms(q)
         .into_iter()
-        .filter(|t| !STOP.contains(&t.as_str()))
+        .filter(|t| !sgw_text::is_stop_word(t) && !TIME_WORDS.contains(&t.as_str()))
         .collect();
     out.dedup();
     out
