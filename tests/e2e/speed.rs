@@ -150,7 +150,8 @@ async fn patience_answers_with_the_media_answer_and_records_what_was_cut() {
         })
         .collect();
     assert!(
-        cut.iter().any(|a| a.step == "direct_official_adapter"),
+        cut.iter()
+            .any(|a| a.step == search_gateway::ChainStep::DirectOfficialAdapter),
         "the hanging official step is recorded as cut by the patience window: {:#?}",
         r.attempts
     );

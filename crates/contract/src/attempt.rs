@@ -1,6 +1,6 @@
 //! One line of the chain trace.
 
-use crate::FailureCode;
+use crate::{ChainStep, FailureCode};
 use serde::{Deserialize, Serialize};
 
 /// What became of one attempt.
@@ -20,8 +20,8 @@ pub enum AttemptOutcome {
 /// One attempt of one provider (or of one target URL within a provider).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Attempt {
-    /// The chain step (`direct_official_adapter`, …).
-    pub step: String,
+    /// The chain step (serialized as its snake_case name: `direct_official_adapter`, …).
+    pub step: ChainStep,
     /// The provider instance name (defaults to its kind).
     pub provider: String,
     /// The URL or query the attempt targeted.
@@ -42,13 +42,9 @@ pub struct Attempt {
 
 impl Attempt {
     /// A blank attempt for `step`/`provider`; fill in with the builder methods.
-    pub fn new(
-        step: impl Into<String>,
-        provider: impl Into<String>,
-        outcome: AttemptOutcome,
-    ) -> Attempt {
+    pub fn new(step: ChainStep, provider: impl Into<String>, outcome: AttemptOutcome) -> Attempt {
         Attempt {
-            step: step.into(),
+            step,
             provider: provider.into(),
             target: None,
             outcome,
@@ -61,11 +57,7 @@ impl Attempt {
     }
 
     /// A failed attempt with its code.
-    pub fn failed(
-        step: impl Into<String>,
-        provider: impl Into<String>,
-        code: FailureCode,
-    ) -> Attempt {
+    pub fn failed(step: ChainStep, provider: impl Into<String>, code: FailureCode) -> Attempt {
         Attempt {
             failure_code: Some(code),
             ..Attempt::new(step, provider, AttemptOutcome::Failed)
@@ -74,7 +66,7 @@ impl Attempt {
 
     /// A skipped attempt with its reason.
     pub fn skipped(
-        step: impl Into<String>,
+        step: ChainStep,
         provider: impl Into<String>,
         reason: impl Into<String>,
     ) -> Attempt {

@@ -1,8 +1,8 @@
 //! The `Provider` trait every adapter implements, what it is told and what it reports.
 
 use crate::{
-    Attempt, CacheKey, Evidence, FailureCode, PlannedSource, SearchRequest, SearchResult,
-    StorageError,
+    Attempt, CacheKey, ChainStep, Evidence, FailureCode, PlannedSource, SearchRequest,
+    SearchResult, StorageError,
 };
 use std::time::{Duration, Instant};
 
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone, Copy)]
 pub struct ProviderCall<'a> {
     /// The chain step being run.
-    pub step: &'a str,
+    pub step: ChainStep,
     /// This provider instance's name.
     pub provider: &'a str,
     pub request: &'a SearchRequest,

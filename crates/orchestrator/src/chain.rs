@@ -452,7 +452,7 @@ impl Gateway {
                     for &i in &running_steps {
                         for b in &inner.chain[i].1 {
                             run.attempts.push(
-                                Attempt::failed(b.step.as_str(), &b.name, FailureCode::SearchProviderTimeout)
+                                Attempt::failed(b.step, &b.name, FailureCode::SearchProviderTimeout)
                                     .with_detail("cut off by the overall deadline")
                                     .with_elapsed_ms(inner.policy.execution.deadline_ms),
                             );
@@ -483,7 +483,7 @@ impl Gateway {
             if pending {
                 for b in bound {
                     run.attempts
-                        .push(Attempt::skipped(step.as_str(), &b.name, reason.as_str()));
+                        .push(Attempt::skipped(*step, &b.name, reason.as_str()));
                 }
             }
         }
@@ -584,7 +584,7 @@ async fn run_provider(
     fresh_only: bool,
 ) -> ProviderRun {
     let inner = &gw.inner;
-    let step = bound.step.as_str();
+    let step = bound.step;
     let started = Instant::now();
     let done = |attempts: Vec<Attempt>, report: Option<ProviderReport>| ProviderRun {
         step_index,
@@ -865,12 +865,12 @@ impl Run {
             return true;
         }
         let first_answered = self.used.iter().any(|u| u.step_index == first);
-        let first_name = self.gw.inner.chain[first].0.as_str();
+        let first_step = self.gw.inner.chain[first].0;
         !first_answered
             && self
                 .attempts
                 .iter()
-                .any(|a| a.step != first_name && a.outcome != AttemptOutcome::Skipped)
+                .any(|a| a.step != first_step && a.outcome != AttemptOutcome::Skipped)
     }
 
     /// The level of the answer so far (`None` before any evidence is used).

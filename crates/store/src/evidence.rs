@@ -336,6 +336,8 @@ fn decode_evidence_of(row: &Row, id: String) -> Result<StoredEvidence, StoreErro
         last_modified: row.opt_text("last_modified")?,
     };
     evidence.evidence_id = Some(id.clone());
+    // Read back from the store: the orchestrator does not persist it again.
+    evidence.stored = true;
     Ok(StoredEvidence {
         extracted_at: ts(row.int("extracted_at_ms")?, &what("extracted_at_ms"))?,
         confidence: row.opt_float("confidence")?,

@@ -274,7 +274,13 @@ async fn evidence_sink_persists_everything(fx: &Fixture) {
         SourceTier::AuthoritativeMedia,
         "tier from the result's source"
     );
-    assert_eq!(back_b.evidence, b);
+    assert_eq!(
+        back_b.evidence,
+        sgw_contract::Evidence {
+            stored: true,
+            ..b.clone()
+        }
+    );
     assert_eq!(back_b.key, k);
     assert_eq!(back_b.extracted_at, t0(), "extracted_at from the source");
     assert_eq!(back_b.confidence, Some(result.confidence));

@@ -183,6 +183,14 @@ pub fn stored(k: &CacheKey, seed: &str) -> StoredEvidence {
     r
 }
 
+/// `rec` as the store reads it back: the same in every field, its evidence
+/// marked [`Evidence::stored`](sgw_contract::Evidence::stored).
+pub fn read_back(rec: &StoredEvidence) -> StoredEvidence {
+    let mut r = rec.clone();
+    r.evidence.stored = true;
+    r
+}
+
 /// The result of one piece of user evidence, as
 /// `sgw_orchestrator::user_evidence_result` builds it with the default policy
 /// (USER_SUPPLIED_EVIDENCE, 0.5): its opening text as the answer. The store

@@ -36,7 +36,10 @@ async fn sqlite_urls_paths_and_memory() {
     // The same file through a sqlite: URL.
     let url = format!("sqlite://{}", path.display());
     let store = Store::open(&url).await.unwrap();
-    assert_eq!(store.get_evidence(&rec.id).await.unwrap().unwrap(), rec);
+    assert_eq!(
+        store.get_evidence(&rec.id).await.unwrap().unwrap(),
+        read_back(&rec)
+    );
     assert!(store.check_integrity().await.unwrap().is_empty());
     store.close().await;
 

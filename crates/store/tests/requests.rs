@@ -14,7 +14,7 @@ fn new_request(q: &str) -> NewHumanRequest {
         query: q.to_string(),
         attempts: vec![
             Attempt::failed(
-                "direct_official_adapter",
+                sgw_contract::ChainStep::DirectOfficialAdapter,
                 "official-site",
                 FailureCode::SearchProviderCaptcha,
             )

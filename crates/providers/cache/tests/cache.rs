@@ -21,7 +21,7 @@ const TEXT: &str = "The central bank interest rate is 4.5% from 15 January 2026.
 
 fn call<'a>(request: &'a SearchRequest, key: &'a CacheKey, fresh_only: bool) -> ProviderCall<'a> {
     ProviderCall {
-        step: "cached_evidence",
+        step: sgw_contract::ChainStep::CachedEvidence,
         provider: "evidence-cache",
         request,
         key,
@@ -161,7 +161,7 @@ async fn a_stale_entry_waits_for_its_step_then_answers_with_the_penalty() {
     let cache_attempts: Vec<_> = stale
         .attempts
         .iter()
-        .filter(|a| a.step == "cached_evidence")
+        .filter(|a| a.step == sgw_contract::ChainStep::CachedEvidence)
         .collect();
     assert!(
         cache_attempts

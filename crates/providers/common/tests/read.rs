@@ -3,7 +3,7 @@ use sgw_provider_common::{PageTarget, provider_error, read_page, read_pages, sou
 use sgw_testkit::provider::{CallData, fetcher, source};
 use sgw_testkit::{Captcha, Cdn, Fault, Response, SimWeb, pages};
 
-const STEP: &str = "direct_official_adapter";
+const STEP: sgw_contract::ChainStep = sgw_contract::ChainStep::DirectOfficialAdapter;
 
 const PARAS: &[&str] = &[
     "The standard deposit rate is 4.5% from 1 March 2026, the board decided.",
@@ -75,7 +75,7 @@ async fn failures_keep_the_fetch_code() {
         assert_eq!(a.outcome, AttemptOutcome::Failed, "{path}");
         assert_eq!(a.failure_code, Some(code), "{path}: {a:?}");
         assert_eq!(a.target.as_deref(), Some(url.as_str()));
-        assert_eq!(a.step, "direct_official_adapter");
+        assert_eq!(a.step, STEP);
         assert_eq!(a.provider, "test");
         if status.is_some() {
             assert_eq!(a.http_status, status, "{path}");

@@ -3,7 +3,7 @@ use sgw_testkit::feeds::{self, FeedItem};
 use sgw_testkit::provider::{CallData, PARAS, build, fetcher, source};
 use sgw_testkit::{Cdn, Fault, Response, SimWeb, pages};
 
-const STEP: &str = "structured_api_or_feed";
+const STEP: sgw_contract::ChainStep = sgw_contract::ChainStep::StructuredApiOrFeed;
 
 fn items(web: &SimWeb, host: &str) -> Vec<FeedItem> {
     let u = |p: &str| web.url(host, p).to_string();

@@ -2,7 +2,7 @@ use sgw_contract::{FactoryError, FailureCode, SourceTier};
 use sgw_testkit::provider::{CallData, build, fetcher, source};
 use sgw_testkit::{Fault, Response, RetryAfter, SimWeb};
 
-const STEP: &str = "structured_api_or_feed";
+const STEP: sgw_contract::ChainStep = sgw_contract::ChainStep::StructuredApiOrFeed;
 
 fn api(web: &SimWeb) {
     web.route_fn("api.test", "/v1/search", |req| {

@@ -1,6 +1,6 @@
 //! Requests with blocked URLs and gate types, reuse, what is needed.
 
-use sgw_contract::{Attempt, AttemptOutcome, FailureCode, SearchRequest};
+use sgw_contract::{Attempt, AttemptOutcome, ChainStep, FailureCode, SearchRequest};
 use sgw_provider_human_intake::{HumanIntakeConfig, blocked_urls, needed_sentence};
 use sgw_testkit::provider::CallData;
 use sgw_testkit::provider::store::{gateway, store};
@@ -163,7 +163,7 @@ async fn only_when_blocked_skips_queries_nothing_gated() {
 }
 
 fn failed(url: &str, code: FailureCode) -> Attempt {
-    Attempt::failed("direct_official_adapter", "p", code).with_target(url)
+    Attempt::failed(ChainStep::DirectOfficialAdapter, "p", code).with_target(url)
 }
 
 #[test]
@@ -184,7 +184,12 @@ fn every_gate_code_maps_to_its_gate_and_non_urls_are_ignored() {
             "http://169.254.169.254/",
             FailureCode::SourceAddressForbidden,
         ),
-        Attempt::new("x", "p", AttemptOutcome::Success).with_target("https://g.example/"),
+        Attempt::new(
+            ChainStep::SearchEngineProvider,
+            "p",
+            AttemptOutcome::Success,
+        )
+        .with_target("https://g.example/"),
     ];
     let blocked = blocked_urls(&attempts, true);
     let gates: Vec<GateType> = blocked.iter().map(|b| b.gate).collect();
@@ -214,7 +219,7 @@ fn every_gate_code_maps_to_its_gate_and_non_urls_are_ignored() {
 #[tokio::test]
 async fn without_a_store_the_need_is_still_reported() {
     let provider = sgw_provider_human_intake::HumanIntake::new(Default::default(), None);
-    let mut data = CallData::new(QUERY, "other", "user_supplied_evidence_request");
+    let mut data = CallData::new(QUERY, "other", ChainStep::UserSuppliedEvidenceRequest);
     data.provider = "human-intake";
     data.prior_attempts = vec![failed(
         "https://a.example/x",

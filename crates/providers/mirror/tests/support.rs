@@ -6,7 +6,7 @@ use sgw_contract::{
 };
 use sgw_testkit::provider::{self, CallData};
 
-const STEP: &str = "authoritative_mirror_or_media";
+const STEP: sgw_contract::ChainStep = sgw_contract::ChainStep::AuthoritativeMirrorOrMedia;
 
 /// A planned source on `domain` with its entry URLs.
 pub fn source(id: &str, tier: SourceTier, domain: &str, entry_urls: Vec<String>) -> PlannedSource {

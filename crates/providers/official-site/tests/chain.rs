@@ -71,7 +71,9 @@ async fn blocked_entry_page_falls_back_to_site_search() {
     assert_eq!(r.sources[0].publisher.as_deref(), Some("Company Registry"));
     assert!(r.sources[0].url.as_str().ends_with("/filing/deadline"));
     assert!(
-        r.attempts.iter().any(|a| a.step == "official_site_search"
-            && a.outcome == sgw_contract::AttemptOutcome::Success)
+        r.attempts
+            .iter()
+            .any(|a| a.step == sgw_contract::ChainStep::OfficialSiteSearch
+                && a.outcome == sgw_contract::AttemptOutcome::Success)
     );
 }

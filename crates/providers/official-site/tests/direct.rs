@@ -2,7 +2,7 @@ use sgw_contract::{AttemptOutcome, FactoryError, FailureCode, SourceTier};
 use sgw_testkit::provider::{CallData, PARAS, build, fetcher, source};
 use sgw_testkit::{Captcha, Cdn, Fault, Response, SimWeb, pages};
 
-const STEP: &str = "direct_official_adapter";
+const STEP: sgw_contract::ChainStep = sgw_contract::ChainStep::DirectOfficialAdapter;
 
 #[tokio::test]
 async fn entry_urls_and_hints_are_read_with_tier_hints() {

@@ -2,7 +2,7 @@ use sgw_contract::{AttemptOutcome, FailureCode, SourceTier};
 use sgw_testkit::provider::{CallData, PARAS, build, fetcher, source};
 use sgw_testkit::{Fault, Response, SimWeb, opensearch, pages, sitemap};
 
-const STEP: &str = "official_site_search";
+const STEP: sgw_contract::ChainStep = sgw_contract::ChainStep::OfficialSiteSearch;
 
 fn article(web: &SimWeb, host: &str, path: &str, title: &str, date: &str) {
     web.route(

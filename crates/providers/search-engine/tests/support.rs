@@ -5,7 +5,7 @@ use sgw_contract::{PlannedSource, Provider, ProviderError, ProviderReport};
 use sgw_testkit::provider::CallData;
 use std::time::Duration;
 
-const STEP: &str = "search_engine_provider";
+const STEP: sgw_contract::ChainStep = sgw_contract::ChainStep::SearchEngineProvider;
 
 /// Runs `provider` for `query` under `topic` on `sources` (up to 10 read),
 /// with `budget`.

@@ -80,7 +80,7 @@ pub fn context(name: &str, step: ChainStep, fetcher: Arc<Fetcher>) -> BuildConte
 pub struct CallData {
     pub request: SearchRequest,
     pub key: CacheKey,
-    pub step: &'static str,
+    pub step: ChainStep,
     pub provider: &'static str,
     pub sources: Vec<PlannedSource>,
     pub prior_attempts: Vec<Attempt>,
@@ -91,12 +91,12 @@ pub struct CallData {
 
 impl CallData {
     /// A call for `query` under `topic` at chain step `step`.
-    pub fn new(query: &str, topic: &str, step: &'static str) -> CallData {
+    pub fn new(query: &str, topic: &str, step: ChainStep) -> CallData {
         CallData::for_request(SearchRequest::new(query), topic, step)
     }
 
     /// A call for a prepared `request` (hints, `as_of`, …).
-    pub fn for_request(request: SearchRequest, topic: &str, step: &'static str) -> CallData {
+    pub fn for_request(request: SearchRequest, topic: &str, step: ChainStep) -> CallData {
         let key = CacheKey::new(&request, topic);
         CallData {
             request,
