@@ -370,7 +370,7 @@ async fn black_hole_case(
     execution: &str,
     reps: usize,
     dir: &Path,
-) -> (Duration, Duration) {
+) -> (Duration, Sample) {
     let world = World::start().await;
     world.break_official(Fault::Hang);
     let options = PolicyOptions {
@@ -406,7 +406,7 @@ async fn black_hole_case(
         "",
         "the host rests: not contacted",
     );
-    (first.median(), later.median())
+    (first.median(), later)
 }
 
 async fn concurrency_case(t: &mut Table, k: usize, base: Option<Duration>) -> Duration {
@@ -664,12 +664,25 @@ async fn black_hole_cases(t: &mut Table, reps: usize, quick: bool, dir: &Path) {
     )
     .await;
     let _ = plain_first;
-    let window = Duration::from_millis(500) + healthy.quantile(0.99);
+    // "Healthy" here is the path the hedged step answers by (engine + media
+    // pages, evidence written to the store), timed when it needs no waiting:
+    // the later searches of the same case, whose official host rests. The
+    // one-page official answer above is a different, shorter path. Each of
+    // the two waits (hedge, accept) is a tokio timer of 1 ms resolution
+    // that fires at the next tick at or after its deadline.
+    let timer_ticks = Duration::from_millis(2);
+    let window = Duration::from_millis(500) + hedged_later.quantile(0.99) + timer_ticks;
     t.target(
-        "black-holed, hedged: first search <= hedge + accept + healthy p99",
-        format!("{} ms (bound {} ms)", ms(hedged_first), ms(window)),
+        "black-holed, hedged: first search <= hedge + accept + p99 of the same path healthy + 2 timer ticks",
+        format!(
+            "{} ms (bound {} ms: 500 + {} + 2)",
+            ms(hedged_first),
+            ms(window),
+            ms(hedged_later.quantile(0.99))
+        ),
         hedged_first <= window,
     );
+    let (plain_later, hedged_later) = (plain_later.median(), hedged_later.median());
     for (label, later) in [("no hedging", plain_later), ("hedged", hedged_later)] {
         t.target(
             &format!("black-holed, {label}: later searches <= 1.2x healthy"),

@@ -93,7 +93,13 @@ pub fn main() -> ExitCode {
         }
     };
     progress::init_tracing(cli.verbose);
-    let runtime = match tokio::runtime::Runtime::new() {
+    // One command, one thread: the chain runs its steps and providers as
+    // futures of one task and its CPU work inline, so worker threads would
+    // only add their start-up (and a malloc arena each) to every command.
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(err) => {
             return exit::report(Err(exit::CliError::Io(format!(

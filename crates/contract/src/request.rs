@@ -127,12 +127,38 @@ impl SearchRequest {
 }
 
 /// NFKC, lower case, whitespace collapsed to single spaces, trimmed.
+///
+/// Also applied to whole page texts, so it holds at most one copy besides its
+/// output: ASCII text (NFKC leaves it unchanged) is lowered and collapsed in
+/// one pass; other text is NFKC'd, lowered (`str::to_lowercase`, whose final
+/// sigma rule needs the whole text) and collapsed.
 pub fn normalize_query(query: &str) -> String {
-    let nfkc: String = query.nfkc().collect();
-    nfkc.to_lowercase()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    if query.is_ascii() {
+        return collapse_whitespace(
+            query.bytes().map(|b| b.to_ascii_lowercase() as char),
+            query.len(),
+        );
+    }
+    let lower = query.nfkc().collect::<String>().to_lowercase();
+    collapse_whitespace(lower.chars(), lower.len())
+}
+
+/// `chars` with runs of whitespace as one space, none at either end.
+fn collapse_whitespace(chars: impl Iterator<Item = char>, len: usize) -> String {
+    let mut out = String::with_capacity(len);
+    let mut space = false;
+    for c in chars {
+        if c.is_whitespace() {
+            space = !out.is_empty();
+        } else {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The evidence cache key, as the seed names its fields.
@@ -312,6 +338,7 @@ pub struct PlannedSource {
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
+    use unicode_normalization::UnicodeNormalization;
 
     proptest! {
         #[test]
@@ -360,6 +387,38 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn normalize_matches_nfkc_lowercase_split_join() {
+        // The one-pass form gives what NFKC, `to_lowercase` and a
+        // whitespace split + join give, final sigma and all.
+        for q in [
+            "",
+            "   ",
+            " a ",
+            "ΟΔΟΣ ΟΔΟΣ\u{a0}x",
+            "Ａ\u{2003}ß\tİstanbul\n\r",
+            "ﬁle  Σ",
+            "plain ASCII\x0bwith\x0cspaces",
+        ] {
+            let nfkc: String = q.nfkc().collect();
+            let expected = nfkc
+                .to_lowercase()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert_eq!(super::normalize_query(q), expected, "{q:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn normalize_is_nfkc_lowercase_split_join(q in "\\PC{0,40}") {
+            let nfkc: String = q.nfkc().collect();
+            let expected = nfkc.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ");
+            prop_assert_eq!(super::normalize_query(&q), expected);
+        }
+    }
 
     #[test]
     fn normalize_applies_nfkc_case_and_spaces() {

@@ -195,10 +195,10 @@ pub(crate) async fn read_body(
     } else {
         max_decoded
     };
-    let initial = declared
-        .unwrap_or(16 * 1024)
-        .min(decoded_limit)
-        .min(1 << 20) as usize;
+    // The declared length (already within the cap) sizes the buffer: growing
+    // a page's buffer by doubling copies it and leaves up to half unused.
+    // Capacity that a lying server does not fill is never touched.
+    let initial = declared.unwrap_or(16 * 1024).min(decoded_limit) as usize;
     let out = Capped {
         buf: Vec::with_capacity(initial),
         limit: usize::try_from(decoded_limit).unwrap_or(usize::MAX),

@@ -20,6 +20,10 @@ use crate::robots::{self, Entry, RobotsCache, Rules};
 use crate::ssrf::{Guard, GuardError, GuardedResolver, find_guard_error};
 use crate::types::{FetchError, FetchKind, FetchRequest, FetchResponse};
 
+/// A response's decoded text up to this size is kept with it; a larger one
+/// is decoded again when asked for (see [`FetchResponse::text`]).
+const KEEP_TEXT_UP_TO: usize = 256 * 1024;
+
 /// Headers copied into `headers_of_interest`.
 const INTERESTING: &[&str] = &[
     "age",
@@ -635,7 +639,8 @@ impl Fetcher {
                     content_type_sniffed: false,
                     charset: None,
                     body: Bytes::new(),
-                    text: None,
+                    text: OnceLock::new(),
+                    header_charset: None,
                     validators: if validators.is_empty() {
                         req.validators.clone().unwrap_or_default()
                     } else {
@@ -718,6 +723,10 @@ impl Fetcher {
                 return Err(err);
             }
 
+            let kept = OnceLock::new();
+            if let Some(text) = text.filter(|t| t.len() <= KEEP_TEXT_UP_TO) {
+                let _ = kept.set(text);
+            }
             return Ok(FetchResponse {
                 status,
                 url: req.url.clone(),
@@ -726,7 +735,8 @@ impl Fetcher {
                 content_type_sniffed: sniffed,
                 charset,
                 body,
-                text,
+                text: kept,
+                header_charset,
                 validators,
                 not_modified: false,
                 elapsed: Duration::ZERO,

@@ -4,6 +4,7 @@ use bytes::Bytes;
 use sgw_contract::{FailureCode, HttpValidators};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use url::Url;
 
@@ -91,7 +92,10 @@ pub struct FetchResponse {
     pub charset: Option<String>,
     /// The body after content decoding (gzip/deflate/br removed).
     pub body: Bytes,
-    pub(crate) text: Option<String>,
+    /// The decoded text of a text type, once decoded (see [`FetchResponse::text`]).
+    pub(crate) text: OnceLock<String>,
+    /// The charset the `Content-Type` header named (to decode `text` again).
+    pub(crate) header_charset: Option<String>,
     /// `ETag` / `Last-Modified` of this response (for the next revalidation).
     pub validators: HttpValidators,
     /// A 304: the stored copy is still current; `body` is empty.
@@ -109,13 +113,22 @@ pub struct FetchResponse {
 impl FetchResponse {
     /// The decoded text for text types (HTML, XML, JSON, text/*); empty for
     /// binary types and 304s.
+    ///
+    /// The fetch decodes the text to diagnose the response but keeps it only
+    /// when it is small: a large page is decoded again here on first use, so
+    /// one read by the extractor (which decodes the body itself) does not
+    /// hold the page's text twice.
     pub fn text(&self) -> &str {
-        self.text.as_deref().unwrap_or("")
+        if !self.is_text() {
+            return "";
+        }
+        self.text
+            .get_or_init(|| sgw_extract::decode_html(&self.body, self.header_charset.as_deref()).0)
     }
 
     /// Whether the body was decoded as text.
     pub fn is_text(&self) -> bool {
-        self.text.is_some()
+        self.charset.is_some()
     }
 }
 

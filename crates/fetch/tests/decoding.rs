@@ -95,3 +95,27 @@ async fn compressed_bodies_are_decoded() {
             .starts_with("SearchGatewayBot/")
     );
 }
+
+#[tokio::test]
+async fn a_large_page_gives_its_whole_text_in_its_charset() {
+    // A large text is not kept with the response but decoded again on first
+    // use: the same text, in the charset the header named.
+    let web = SimWeb::start().await;
+    let mut body = b"<html><body>".to_vec();
+    while body.len() < 600 * 1024 {
+        body.extend_from_slice(b"<p>Gr\xfc\xdfe aus M\xfcnchen.</p>\n");
+    }
+    body.extend_from_slice(b"<p>Ende.</p></body></html>");
+    web.route(
+        "w.test",
+        "/big",
+        Response::bytes("text/html; charset=iso-8859-1", body.clone()),
+    );
+    let f = fetcher(&web);
+    let r = page(&f, &web, "w.test", "/big").await.unwrap();
+    assert!(r.is_text());
+    assert_eq!(r.body.len(), body.len());
+    let (expected, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&body);
+    assert_eq!(r.text(), expected);
+    assert!(r.text().ends_with("<p>Ende.</p></body></html>"));
+}

@@ -489,7 +489,19 @@ const MIGRATIONS: &[Migration] = &[
 /// transaction, serialized across processes (SQLite write lock / PostgreSQL
 /// advisory lock on the current schema). Refuses a database whose schema is
 /// newer than this build.
+///
+/// A store already at this build's schema (every open after the first) is
+/// recognised by one read: no write lock, no write transaction.
 pub(crate) async fn migrate(pool: &Pool) -> Result<(), StoreError> {
+    let newest_known = MIGRATIONS.last().map(|m| m.version).unwrap_or(0);
+    if let Some(version) = schema_version(pool).await {
+        if version == newest_known {
+            return Ok(());
+        }
+        if version > newest_known {
+            return Err(newer_schema(version, newest_known));
+        }
+    }
     let mut tx = pool.write().await?;
     if tx.backend() == Backend::Postgres {
         let schema = tx
@@ -533,13 +545,10 @@ pub(crate) async fn migrate(pool: &Pool) -> Result<(), StoreError> {
         .iter()
         .map(|r| r.int("version"))
         .collect::<Result<_, _>>()?;
-    let newest_known = MIGRATIONS.last().map(|m| m.version).unwrap_or(0);
     if let Some(&newest) = applied.last()
         && newest > newest_known
     {
-        return Err(StoreError::Schema(format!(
-            "the store is at schema version {newest}, newer than this build supports ({newest_known}); upgrade the gateway"
-        )));
+        return Err(newer_schema(newest, newest_known));
     }
     let backend = tx.backend();
     for m in MIGRATIONS.iter().filter(|m| !applied.contains(&m.version)) {
@@ -568,4 +577,28 @@ pub(crate) async fn migrate(pool: &Pool) -> Result<(), StoreError> {
         );
     }
     tx.commit().await
+}
+
+/// The newest applied migration, read without a write lock; `None` when it
+/// cannot be read (a new database, no migrations table yet, or a schema
+/// missing from the search path: the write path then says which).
+async fn schema_version(pool: &Pool) -> Option<i64> {
+    let mut tx = pool.read().await.ok()?;
+    let row = tx
+        .fetch_optional(
+            "reading the schema version",
+            "SELECT max(version) AS v FROM sgw_schema_migrations",
+            vec![],
+        )
+        .await
+        .ok()??;
+    let version = row.opt_int("v").ok()??;
+    tx.commit().await.ok()?;
+    Some(version)
+}
+
+fn newer_schema(version: i64, newest_known: i64) -> StoreError {
+    StoreError::Schema(format!(
+        "the store is at schema version {version}, newer than this build supports ({newest_known}); upgrade the gateway"
+    ))
 }

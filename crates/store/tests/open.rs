@@ -98,6 +98,27 @@ async fn reopening_does_not_reapply_migrations() {
     raw.close().await;
 }
 
+#[tokio::test]
+async fn an_up_to_date_store_opens_without_the_write_lock() {
+    // Every open after the first only reads the schema version: it neither
+    // waits for nor takes the write lock another process holds.
+    use sqlx::Connection;
+    let fx = Fixture::sqlite();
+    fx.open().await.close().await;
+    let mut writer = sqlx::SqliteConnection::connect(&format!("sqlite://{}", fx.url))
+        .await
+        .unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut writer)
+        .await
+        .unwrap();
+    let store = Store::open(&fx.url).await.unwrap();
+    assert!(store.check_integrity().await.unwrap().is_empty());
+    store.close().await;
+    sqlx::query("ROLLBACK").execute(&mut writer).await.unwrap();
+    writer.close().await.unwrap();
+}
+
 #[test]
 fn default_location_is_under_the_data_directory() {
     if std::env::var_os("HOME").is_none() && std::env::var_os("XDG_DATA_HOME").is_none() {
