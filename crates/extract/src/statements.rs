@@ -228,22 +228,10 @@ mod tests {
     /// no panic, every statement a span of char boundaries within bounds.
     #[test]
     fn arbitrary_texts_never_panic() {
-        let alphabet: Vec<char> =
-            "aé日 Rate rate policy 4.5%. 2026-03-01! ?\n\t\u{0}ß€Ω is the means"
-                .chars()
-                .collect();
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for round in 0..300 {
-            let len = (next() % 400) as usize;
-            let text: String = (0..len)
-                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
-                .collect();
+        for (round, text) in sgw_testkit::hostile::random_texts(300)
+            .into_iter()
+            .enumerate()
+        {
             for (s, e) in sentence_spans(&text, 0, text.len()) {
                 assert!(s < e && e <= text.len(), "round {round}");
                 assert!(text.is_char_boundary(s) && text.is_char_boundary(e));

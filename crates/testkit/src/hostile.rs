@@ -31,6 +31,32 @@ pub fn escape_page() -> String {
     )
 }
 
+/// `count` pseudo-random texts of up to 400 characters (xorshift, fixed
+/// seed) drawn from multi-byte letters, digits, decimals, dates, sentence
+/// ends, line breaks, a NUL and the words of a rate question: input for
+/// sentence splitters and statement finders, which must not panic and must
+/// keep their spans on char boundaries.
+pub fn random_texts(count: usize) -> Vec<String> {
+    let alphabet: Vec<char> = "aé日 Rate rate policy 4.5%. 2026-03-01! ?\n\t\u{0}ß€Ω is the means"
+        .chars()
+        .collect();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    (0..count)
+        .map(|_| {
+            let len = (next() % 400) as usize;
+            (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect()
+        })
+        .collect()
+}
+
 /// `len` pseudo-random bytes (xorshift, fixed seed): binary data that is not
 /// any known format.
 pub fn random_bytes(len: usize, seed: u64) -> Vec<u8> {

@@ -249,22 +249,10 @@ mod tests {
     /// every quote a verbatim span of its source, ids and counts within bounds.
     #[test]
     fn arbitrary_texts_never_panic_and_quotes_stay_verbatim() {
-        let alphabet: Vec<char> =
-            "aé日 Rate rate policy 4.5%. 2026-03-01! ?\n\t\u{0}ß€Ω is the means"
-                .chars()
-                .collect();
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for round in 0..300 {
-            let len = (next() % 400) as usize;
-            let text: String = (0..len)
-                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
-                .collect();
+        for (round, text) in sgw_testkit::hostile::random_texts(300)
+            .into_iter()
+            .enumerate()
+        {
             let texts = HashMap::from([("ev-a".to_string(), text.clone())]);
             let sources = [source("s1-1", "ev-a", SourceQuality::Low)];
             let req = ExtractRequest {
