@@ -7,6 +7,7 @@ mod server;
 
 pub mod brave;
 pub mod calibration;
+pub mod demo;
 pub mod feeds;
 pub mod hostile;
 pub mod opensearch;

@@ -4,8 +4,8 @@
 use crate::cmd::search::render;
 use crate::exit::{CliError, CliResult};
 use search_gateway::{FieldSpec, SearchRequest, SearchResult};
-use sgw_testkit::world::{self, PolicyOptions, World};
-use sgw_testkit::{Captcha, Cdn, Fault};
+use sgw_testkit::demo::{Scenario, scenarios};
+use sgw_testkit::world;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -16,66 +16,6 @@ pub struct Args {
     /// Print each scenario's result contract as JSON lines.
     #[arg(long)]
     pub json: bool,
-}
-
-struct Scenario {
-    name: &'static str,
-    what: &'static str,
-    options: fn() -> PolicyOptions,
-    setup: fn(&World),
-    fields: &'static [&'static str],
-}
-
-fn scenarios() -> Vec<Scenario> {
-    vec![
-        Scenario {
-            name: "healthy",
-            what: "The official site answers: step 1, OFFICIAL_PRIMARY, high confidence, nothing else runs.",
-            options: PolicyOptions::default,
-            setup: |_| {},
-            fields: &["rate:percent"],
-        },
-        Scenario {
-            name: "official-blocked",
-            what: "The official page is behind a Cloudflare block (error 1020): the chain falls back to the \
-                   search engine (media + blog) and then the web archive's copy of the official page.",
-            options: PolicyOptions::default,
-            setup: |w| w.break_official(Fault::CdnBlock(Cdn::Cloudflare)),
-            fields: &["rate:percent"],
-        },
-        Scenario {
-            name: "engine-captcha",
-            what: "The official page needs JavaScript and the engine's upstreams are CAPTCHA'd: the engine is \
-                   suspended, the archive answers.",
-            options: PolicyOptions::default,
-            setup: |w| {
-                w.break_official(Fault::JsShell);
-                w.engine_captcha();
-            },
-            fields: &[],
-        },
-        Scenario {
-            name: "conflict",
-            what: "Two official sources disagree on the rate: SOURCE_CONFLICT_NEEDS_REVIEW lowers the confidence.",
-            options: || PolicyOptions {
-                ministry: true,
-                ..PolicyOptions::default()
-            },
-            setup: World::ministry_disagrees,
-            fields: &["rate:percent"],
-        },
-        Scenario {
-            name: "all-blocked",
-            what: "Everything is blocked (CDN, CAPTCHA, JS shell, 404, engine CAPTCHA, archive 503): no answer, \
-                   the codes say why, and a person is asked for the evidence.",
-            options: PolicyOptions::default,
-            setup: |w| {
-                w.break_everything();
-                w.break_official(Fault::Captcha(Captcha::Hcaptcha));
-            },
-            fields: &[],
-        },
-    ]
 }
 
 pub async fn run(args: Args) -> CliResult {
@@ -121,9 +61,7 @@ async fn run_all(
         );
     }
     for (i, s) in chosen.iter().enumerate() {
-        let world = World::start().await;
-        (s.setup)(&world);
-        let yaml = world.policy(&(s.options)());
+        let (_world, yaml) = s.start().await;
         let (policy, _) = search_gateway::parse_policy(yaml.as_bytes(), "demo-policy.yaml")
             .map_err(|e| {
                 CliError::Usage(format!("the demo policy does not load in this build: {e}"))
