@@ -155,6 +155,17 @@ impl<'t> Seen<'t> {
             .filter(|t| !is_number(t))
             .map(|t| stem(t))
             .collect();
+        let mut starts = [false; 256];
+        for w in wanted.iter().chain(&wanted_stems) {
+            if let Some(&b) = w.as_bytes().first() {
+                starts[usize::from(b)] = true;
+            }
+        }
+        for b in b'0'..=b'9' {
+            starts[usize::from(b)] = true;
+        }
+        starts[usize::from(b'q')] = true;
+        starts[usize::from(b'h')] = true;
         let mut seen = Seen {
             words: BTreeSet::new(),
             stems: BTreeSet::new(),
@@ -176,6 +187,13 @@ impl<'t> Seen<'t> {
                 }
                 if word.ends_with("last") {
                     after_last = Some(w.end);
+                }
+                // Only a word starting like a needed word or stem, a digit
+                // (years, `3rd`) or `q`/`h` (`q3`, `h1`) can matter: most
+                // words of a long page are passed over here.
+                let first = word.as_bytes().first().copied().unwrap_or(0);
+                if !starts[usize::from(first)] {
+                    continue;
                 }
                 for x in std::iter::once(word).chain(equivalents(word).iter().copied()) {
                     seen.any_year |= is_year(x);
