@@ -12,7 +12,10 @@ async fn two_handles_share_one_schema() {
     let k = key("shared question", "news");
     let rec = stored(&k, "shared");
     a.put_evidence(&rec).await.unwrap();
-    assert_eq!(b.get_evidence(&rec.id).await.unwrap().unwrap(), rec);
+    assert_eq!(
+        b.get_evidence(&rec.id).await.unwrap().unwrap(),
+        read_back(&rec)
+    );
 
     b.put_cache_entry(&k, &result_for(&[&rec.id]), t0())
         .await
