@@ -10,10 +10,13 @@
 //!
 //! The evidence store's errors map by their [`StorageErrorKind`]
 //! ([`store_exit_code`]), so the same bad `--store` gives the same code in
-//! every command of both tools.
+//! every command of both tools. A store write that failed during a search
+//! ([`SearchResult::store_failures`](sgw_contract::SearchResult::store_failures))
+//! is an I/O failure (3) whatever its kind: the store opened and the search
+//! ran, but what it should have recorded is lost.
 
 use search_gateway::OpenError;
-use sgw_contract::StorageErrorKind;
+use sgw_contract::{StorageErrorKind, StoreWriteFailure};
 use sgw_provider_human_intake::ingest::IngestError;
 use sgw_research::BackendError;
 use sgw_store::StoreError;
@@ -105,6 +108,13 @@ impl From<OpenError> for CliError {
             }
             e => CliError::Usage(e.to_string()),
         }
+    }
+}
+
+impl From<&StoreWriteFailure> for CliError {
+    /// Exit 3 once the result has been printed, never a silent success.
+    fn from(failure: &StoreWriteFailure) -> CliError {
+        CliError::Io(failure.to_string())
     }
 }
 

@@ -286,7 +286,7 @@ fn a_store_that_refuses_writes_is_an_io_error_not_a_silent_success() {
         .assert()
         .success();
     let read_only = format!("sqlite://{}?mode=ro", db.display());
-    sgw()
+    let out = sgw()
         .args([
             "search",
             sgw_testkit::world::QUESTION,
@@ -301,4 +301,14 @@ fn a_store_that_refuses_writes_is_an_io_error_not_a_silent_success() {
         .stderr(predicate::str::contains(
             "the human evidence request could not be recorded",
         ));
+    // The printed result says so too, typed.
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        json["store_failures"][0]["write"], "human_request",
+        "{json}"
+    );
+    assert_eq!(
+        json["store_failures"][0]["kind"], "permission_denied",
+        "{json}"
+    );
 }

@@ -39,7 +39,7 @@ pub use result::{
 };
 pub use scoring::{Penalties, Scoring, TierBases, score_sources};
 pub use step::ChainStep;
-pub use storage_error::{StorageError, StorageErrorKind};
+pub use storage_error::{StorageError, StorageErrorKind, StoreWrite, StoreWriteFailure};
 pub use tier::{SourceTier, UnknownTier};
 
 /// Re-exported so [`register_provider!`] works without the provider crate naming `inventory`.

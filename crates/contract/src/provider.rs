@@ -2,7 +2,7 @@
 
 use crate::{
     Attempt, CacheKey, ChainStep, Evidence, FailureCode, PlannedSource, SearchRequest,
-    SearchResult, StorageError,
+    SearchResult, StorageError, StoreWriteFailure,
 };
 use std::time::{Duration, Instant};
 
@@ -64,6 +64,9 @@ pub struct ProviderError {
     pub retry_after: Option<Duration>,
     /// Per-target attempts made before failing.
     pub attempts: Vec<Attempt>,
+    /// Set when the failure was a store write (human intake could not record
+    /// its request): the chain copies it into [`SearchResult::store_failures`].
+    pub store_failure: Option<StoreWriteFailure>,
 }
 
 impl ProviderError {
@@ -74,6 +77,7 @@ impl ProviderError {
             http_status: None,
             retry_after: None,
             attempts: Vec::new(),
+            store_failure: None,
         }
     }
 

@@ -1,6 +1,9 @@
 //! The result contract: what every search returns.
 
-use crate::{Attempt, CacheKey, FailureCode, FieldKind, ScoreBreakdown, Scoring, SourceTier};
+use crate::{
+    Attempt, CacheKey, FailureCode, FieldKind, ScoreBreakdown, Scoring, SourceTier,
+    StoreWriteFailure,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -223,6 +226,11 @@ pub struct SearchResult {
     /// or the passages' when no field was requested.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score_breakdown: Option<ScoreBreakdown>,
+    /// Store writes that failed during the search (the human request, the
+    /// evidence): the result stands, but it was not recorded. Absent from
+    /// the JSON when every write succeeded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub store_failures: Vec<StoreWriteFailure>,
 }
 
 impl SearchResult {
@@ -290,6 +298,7 @@ impl Scoring {
             human_request_id: None,
             notes,
             score_breakdown: Some(breakdown),
+            store_failures: Vec::new(),
         }
     }
 }

@@ -2,13 +2,16 @@
 //! hands the orchestrator: a kind that says whether retrying can help, a
 //! message, key/value context, and the backend's own error as the source.
 
+use serde::{Deserialize, Serialize};
 use std::error::Error;
 use std::fmt;
 
 /// What kind of storage failure happened. The kind, not the message, decides
 /// what a caller does: retry later ([`StorageErrorKind::is_temporary`]), fix
-/// the configuration, or report corrupt data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// the configuration, or report corrupt data. In JSON: its snake_case name
+/// (`not_found`, `permission_denied`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum StorageErrorKind {
     /// The store's location or settings are wrong (unknown scheme, bad path).
@@ -145,6 +148,64 @@ impl Error for StorageError {
     }
 }
 
+/// What a search tried to write to the evidence store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreWrite {
+    /// The human evidence request the last chain step opens.
+    HumanRequest,
+    /// The evidence the result used and its cache entry.
+    Evidence,
+}
+
+impl StoreWrite {
+    /// What was lost, as a sentence start: "the human evidence request could
+    /// not be recorded", "the evidence could not be stored".
+    pub fn lost(self) -> &'static str {
+        match self {
+            StoreWrite::HumanRequest => "the human evidence request could not be recorded",
+            StoreWrite::Evidence => "the evidence could not be stored",
+        }
+    }
+}
+
+/// A store write that failed while a search ran. The result is still
+/// returned, but what it would have recorded (the human request, the
+/// evidence) is lost: callers see it here, typed, instead of reading notes.
+///
+/// `Display`: `<what was lost>: <the storage error>`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoreWriteFailure {
+    /// What could not be written.
+    pub write: StoreWrite,
+    /// The storage error's kind.
+    pub kind: StorageErrorKind,
+    /// The storage error as displayed (kind, message, context).
+    pub error: String,
+}
+
+impl StoreWriteFailure {
+    /// The failure of `write` with an error of `kind` (a [`StorageError`] or
+    /// a store's own error type), kept as displayed.
+    pub fn new(
+        write: StoreWrite,
+        kind: StorageErrorKind,
+        error: &dyn fmt::Display,
+    ) -> StoreWriteFailure {
+        StoreWriteFailure {
+            write,
+            kind,
+            error: error.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for StoreWriteFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.write.lost(), self.error)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,5 +247,26 @@ mod tests {
         assert_eq!(bare.to_string(), "storage permission denied: no");
         assert!(!bare.is_temporary());
         assert!(bare.source().is_none());
+    }
+
+    #[test]
+    fn a_store_write_failure_names_what_was_lost_and_reads_back_from_json() {
+        let e = StorageError::new(StorageErrorKind::PermissionDenied, "read-only database")
+            .with_context("location", "sqlite://x");
+        let f = StoreWriteFailure::new(StoreWrite::HumanRequest, e.kind(), &e);
+        assert_eq!(
+            f.to_string(),
+            "the human evidence request could not be recorded: storage permission denied: read-only database (location: sqlite://x)"
+        );
+        let json = serde_json::to_value(&f).unwrap();
+        assert_eq!(json["write"], "human_request");
+        assert_eq!(json["kind"], "permission_denied");
+        let back: StoreWriteFailure = serde_json::from_value(json).unwrap();
+        assert_eq!(back, f);
+        let ev = StoreWriteFailure::new(StoreWrite::Evidence, e.kind(), &e);
+        assert!(
+            ev.to_string()
+                .starts_with("the evidence could not be stored: ")
+        );
     }
 }

@@ -13,8 +13,8 @@ use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use sgw_contract::{
     Attempt, AttemptOutcome, BuildContext, CacheKey, ConfidenceLevel, EvidenceSink, FailureCode,
     PlannedSource, Provider, ProviderCall, ProviderError, ProviderFactory, ProviderReport,
-    Registry, Scoring, SearchRequest, SearchResult, Services, SourceTier, SuspensionLedger,
-    SuspensionRecord,
+    Registry, Scoring, SearchRequest, SearchResult, Services, SourceTier, StoreWrite,
+    StoreWriteFailure, SuspensionLedger, SuspensionRecord,
 };
 use std::fmt;
 use std::num::NonZeroU32;
@@ -242,6 +242,8 @@ struct ProviderRun {
     step_index: usize,
     attempts: Vec<Attempt>,
     report: Option<ProviderReport>,
+    /// A store write the provider could not make ([`ProviderError::store_failure`]).
+    store_failure: Option<StoreWriteFailure>,
 }
 
 /// Owned inputs of one run, shared by the step futures.
@@ -590,6 +592,7 @@ async fn run_provider(
         step_index,
         attempts,
         report,
+        store_failure: None,
     };
     if let Some(rest) = inner.suspensions.resting(&bound.name) {
         let mut a = Attempt::skipped(
@@ -671,7 +674,10 @@ async fn run_provider(
                     .with_elapsed_ms(elapsed)
                     .with_detail(detail),
             );
-            done(attempts, None)
+            ProviderRun {
+                store_failure: error.store_failure,
+                ..done(attempts, None)
+            }
         }
         Ok(report) => {
             inner.suspensions.succeeded(&bound.name);
@@ -708,6 +714,7 @@ struct Run {
     rejected_irrelevant: usize,
     from_cache: bool,
     human_request_id: Option<String>,
+    store_failures: Vec<StoreWriteFailure>,
     first_step: Option<usize>,
 }
 
@@ -723,6 +730,7 @@ impl Run {
             rejected_irrelevant: 0,
             from_cache: false,
             human_request_id: None,
+            store_failures: Vec::new(),
             first_step: None,
         }
     }
@@ -730,6 +738,7 @@ impl Run {
     /// Classifies, checks and keeps the evidence of one provider run.
     fn absorb(&mut self, run: ProviderRun) {
         self.attempts.extend(run.attempts);
+        self.store_failures.extend(run.store_failure);
         let Some(report) = run.report else { return };
         let inner = &self.gw.inner;
         let stale = report.from_cache && report.codes.contains(&FailureCode::EvidenceCacheStale);
@@ -934,6 +943,7 @@ impl Run {
             human_request_id: self.human_request_id,
             notes: self.notes,
             score_breakdown: Some(assessment.breakdown),
+            store_failures: self.store_failures,
         };
         let fresh: Vec<_> = self
             .used
@@ -953,10 +963,10 @@ impl Run {
             && let Err(e) = sink.persist(&self.input.key, &result, &fresh).await
         {
             tracing::warn!("could not store the evidence: {e}");
+            let failure = StoreWriteFailure::new(StoreWrite::Evidence, e.kind(), &e);
             let mut result = result;
-            result
-                .notes
-                .push(format!("the evidence could not be stored: {e}"));
+            result.notes.push(failure.to_string());
+            result.store_failures.push(failure);
             return result;
         }
         result

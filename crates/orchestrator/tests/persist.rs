@@ -4,6 +4,7 @@
 use crate::support::{SCRIPTED, unique};
 use sgw_contract::{
     CacheKey, Evidence, EvidenceSink, SearchRequest, SearchResult, StorageError, StorageErrorKind,
+    StoreWrite, StoreWriteFailure,
 };
 use sgw_orchestrator::{Gateway, GatewayBuilder, Policy};
 use std::sync::{Arc, Mutex};
@@ -66,7 +67,7 @@ async fn evidence_already_stored_is_not_persisted_again() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_storage_failure_is_a_note_on_the_result() {
+async fn a_storage_failure_is_a_note_and_a_typed_failure_on_the_result() {
     let sink = Arc::new(RecordingSink {
         fail: Some(StorageErrorKind::Busy),
         ..RecordingSink::default()
@@ -81,5 +82,13 @@ async fn a_storage_failure_is_a_note_on_the_result() {
             == "the evidence could not be stored: storage busy: the test store is locked (location: test)"),
         "{:?}",
         r.notes
+    );
+    assert_eq!(
+        r.store_failures,
+        [StoreWriteFailure {
+            write: StoreWrite::Evidence,
+            kind: StorageErrorKind::Busy,
+            error: "storage busy: the test store is locked (location: test)".into(),
+        }]
     );
 }

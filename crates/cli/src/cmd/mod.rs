@@ -20,25 +20,3 @@ pub fn check_field_pattern(spec: &sgw_contract::FieldSpec) -> Result<(), crate::
     }
     Ok(())
 }
-
-/// A store write that failed during a search (the human evidence request or
-/// the evidence could not be recorded): an I/O error (exit 3) once the result
-/// has been printed, never a silent success.
-pub fn store_write_failure(result: &sgw_contract::SearchResult) -> Option<crate::exit::CliError> {
-    let human = sgw_provider_human_intake::REQUEST_NOT_RECORDED;
-    let why = result
-        .attempts
-        .iter()
-        .filter(|a| a.outcome == sgw_contract::AttemptOutcome::Failed)
-        .filter_map(|a| a.detail.as_deref())
-        .find(|d| d.starts_with(human))
-        .map(str::to_string)
-        .or_else(|| {
-            result
-                .notes
-                .iter()
-                .find(|n| n.starts_with("the evidence could not be stored"))
-                .cloned()
-        })?;
-    Some(crate::exit::CliError::Io(why))
-}

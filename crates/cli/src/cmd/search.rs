@@ -109,8 +109,8 @@ pub async fn run(args: Args) -> CliResult {
     } else {
         print!("{}", sgw_safeio::terminal_safe(&render(&result)));
     }
-    if let Some(e) = crate::cmd::store_write_failure(&result) {
-        return Err(e);
+    if let Some(failure) = result.store_failures.first() {
+        return Err(CliError::from(failure));
     }
     Ok(exit_code(&result))
 }

@@ -124,6 +124,7 @@ pub fn provider_error(
         http_status: err.http_status,
         retry_after: err.retry_after,
         attempts,
+        store_failure: None,
     }
 }
 

@@ -300,6 +300,7 @@ impl Provider for JsonApi {
                 http_status: Some(resp.status),
                 retry_after: None,
                 attempts: vec![attempt],
+                store_failure: None,
             }
         };
         let doc: Value = serde_json::from_slice(&resp.body).map_err(|e| {

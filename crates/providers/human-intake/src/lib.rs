@@ -6,7 +6,7 @@ use jiff::Timestamp;
 use serde::Deserialize;
 use sgw_contract::{
     Attempt, AttemptOutcome, BuildContext, ChainStep, FactoryError, FailureCode, Provider,
-    ProviderCall, ProviderConfig, ProviderError, ProviderReport,
+    ProviderCall, ProviderConfig, ProviderError, ProviderReport, StoreWrite, StoreWriteFailure,
 };
 use sgw_store::{BlockedUrl, GateType, NewHumanRequest, RequestStatus, Store};
 use std::collections::BTreeSet;
@@ -40,11 +40,6 @@ impl Default for HumanIntakeConfig {
         }
     }
 }
-
-/// The start of the failure detail when the store refused the request (a
-/// read-only or broken store): callers (`sgw search`) turn it into an I/O
-/// error instead of reporting success with the request silently lost.
-pub const REQUEST_NOT_RECORDED: &str = "the human evidence request could not be recorded";
 
 /// How a person hands evidence in, the tail of every "needed" sentence.
 pub const SUBMIT_HOW: &str = "submit the page as a PDF, a screenshot, the URL or pasted text with `sgw evidence submit` and this request's id";
@@ -188,11 +183,15 @@ impl Provider for HumanIntake {
             );
             return Ok(report);
         };
+        // A read-only or broken store: the failure says so, typed, so that
+        // callers (`sgw search`) report an I/O error instead of a success
+        // with the request silently lost.
         let store_err = |e: sgw_store::StoreError| {
-            ProviderError::new(
-                FailureCode::HumanEvidenceRequired,
-                format!("{REQUEST_NOT_RECORDED}: {e}"),
-            )
+            let failure = StoreWriteFailure::new(StoreWrite::HumanRequest, e.kind(), &e);
+            ProviderError {
+                store_failure: Some(failure.clone()),
+                ..ProviderError::new(FailureCode::HumanEvidenceRequired, failure.to_string())
+            }
         };
         let open = store
             .list_requests(Some(RequestStatus::Open))
