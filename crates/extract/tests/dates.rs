@@ -434,3 +434,59 @@ fn the_preview_image_path_as_a_last_resort() {
     );
     assert_eq!(day(&meta_of(&page, None).published_at), Some("2016-06-07"));
 }
+
+#[test]
+fn the_pages_own_time_element_gives_the_local_day_of_utc_metadata() {
+    // Metadata in UTC, the page's `<time>` names the same instant in local time.
+    let page = format!(
+        r#"<html lang="en"><head><meta property="article:published_time" content="2023-11-09T02:11:03+00:00"></head>
+<body><h1>A headline of the page</h1><time datetime="2023-11-08T21:11:03-05:00">Yesterday evening</time>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2023-11-08"));
+    // A `<time>` naming another instant (a teaser) does not move the day.
+    let page = format!(
+        r#"<html lang="en"><head><meta property="article:published_time" content="2023-11-09T02:11:03+00:00"></head>
+<body><h1>A headline of the page</h1>{BODY}<time datetime="2023-11-08T20:00:00-05:00">Other story</time></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2023-11-09"));
+}
+
+#[test]
+fn times_in_comment_sections_are_not_the_pages() {
+    let page = format!(
+        r#"<html lang="de"><body><article><h1>Titel der Seite</h1>{BODY}{BODY}
+<ol class="comment-list"><li class="comment"><footer class="comment-metadata"><time datetime="2019-08-24T03:36:11+02:00">24. August 2019 um 03:36 Uhr</time></footer><p>Danke!</p></li></ol>
+</article></body></html>"#
+    );
+    assert_eq!(meta_of(&page, None).published_at, None);
+}
+
+#[test]
+fn the_canonical_address_dates_a_page_fetched_elsewhere() {
+    let page = |canonical: &str| {
+        format!(
+            r#"<html lang="en"><head><link rel="canonical" href="{canonical}"></head><body><article>{BODY}</article></body></html>"#
+        )
+    };
+    // Fetched at a short link (or without an address): the canonical path says the day.
+    let p = page("https://news.example.com/2020/04/21/story-slug/");
+    assert_eq!(
+        day(&meta_of(&p, Some("https://t.example/abc123")).published_at),
+        Some("2020-04-21")
+    );
+    assert_eq!(day(&meta_of(&p, None).published_at), Some("2020-04-21"));
+    // A relative canonical resolves against the page's address.
+    let p = page("/2019/12/09/story/");
+    assert_eq!(
+        day(&meta_of(&p, Some("https://news.example.com/s?id=7")).published_at),
+        Some("2019-12-09")
+    );
+    // `og:url` when there is no canonical link.
+    let p = format!(
+        r#"<html lang="en"><head><meta property="og:url" content="https://news.example.com/20210312/story.html"></head><body><article>{BODY}</article></body></html>"#
+    );
+    assert_eq!(day(&meta_of(&p, None).published_at), Some("2021-03-12"));
+    // A canonical address without a date gives none.
+    let p = page("https://news.example.com/story-slug/");
+    assert_eq!(meta_of(&p, None).published_at, None);
+}

@@ -2,14 +2,16 @@
 //!
 //! Sources, most explicit first (the first that yields a plausible date wins):
 //! 1. a complete date in the page's own URL path (`/2021/03/12/`, `/20210312/`,
-//!    `-2021-03-12-`): publishers put the original date there;
+//!    `-2021-03-12-`), else in its canonical address (`<link rel=canonical>`,
+//!    `og:url`): publishers put the original date there;
 //! 2. the declared publication time: meta tags (OpenGraph/
 //!    `article:published_time`, Dublin Core, `date`, `pubdate`,
 //!    `sailthru.date`, `parsely-pub-date`, …), then JSON-LD `datePublished`
 //!    (articles first, `@graph` included, then any object, then the raw text
 //!    of JSON-LD that does not parse). When one declaration is in UTC and
 //!    another names the same instant in local time, the local one gives the
-//!    day (the publisher's day, not Greenwich's). When the declarations name
+//!    day (the publisher's day, not Greenwich's); so does a `<time datetime>`
+//!    naming the same instant with a local offset. When the declarations name
 //!    different days, the one the visible dateline next to the headline
 //!    confirms wins (a republication time in one tag, the original in
 //!    another), else the first;
@@ -26,7 +28,7 @@
 //!    not labelled "updated". The page's own headline (the `<h1>` that is most
 //!    of the `<title>`) and the blocks around it are never such a region,
 //!    whatever their classes (`teaser`, `…__breadcrumbnavigation`);
-//! 7. any other `<time datetime>`;
+//! 7. any other `<time datetime>` outside comment sections;
 //! 8. a date in the `<h1>` or `<title>`;
 //! 9. (after body extraction) a publication date the page carries only in
 //!    its scripts or data attributes (`"published_at": "2019-03-02…"` in an
@@ -264,6 +266,28 @@ fn month_first(lang: Option<&str>, url: Option<&Url>) -> bool {
         Some(l) if !l.is_empty() => false,
         _ => matches!(tld.as_str(), "us" | "gov" | "edu" | "com"),
     }
+}
+
+/// The date in the page's canonical address (`<link rel=canonical>`, else
+/// `og:url`) when it differs from the address the page was fetched at (a
+/// short link, an AMP or tracking variant, or no address at all): the
+/// publisher files the page under its day there.
+fn canonical_url_date(dom: &Dom, url: Option<&Url>, month_first: bool) -> Option<String> {
+    let og_url = dom
+        .head
+        .metas
+        .iter()
+        .find(|(k, _)| k == "og:url")
+        .map(|(_, v)| v.as_str());
+    [dom.head.canonical.as_deref(), og_url]
+        .into_iter()
+        .flatten()
+        .filter_map(|href| match url {
+            Some(base) => base.join(href.trim()).ok(),
+            None => Url::parse(href.trim()).ok(),
+        })
+        .filter(|c| url != Some(c))
+        .find_map(|c| url_date(&c, month_first))
 }
 
 /// A complete date in a URL's path or query: `/2021/03/12/`, `/2021-03-12-`,
@@ -528,13 +552,23 @@ pub(super) fn page_dates(
     let mut excluded = None;
     let mut published = url
         .and_then(|u| url_date(u, scan_opts.month_first))
+        .or_else(|| canonical_url_date(dom, url, scan_opts.month_first))
         .filter(|d| plausible(d, false, today));
     if published.is_none() {
         let declared = declared_published(dom, ld_published);
+        // `<time datetime>` values written with a local offset: witnesses of
+        // the publisher's day for a declaration in UTC.
+        let local_times: Vec<&str> = dom
+            .head
+            .times
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .filter(|t| matches!(instant(t), Some((_, Some(o))) if o != jiff::tz::Offset::UTC))
+            .collect();
         let days: Vec<String> = declared
             .iter()
             .filter(|raw| structured(Some(raw)).is_some())
-            .filter_map(|raw| structured(Some(publishers_day(raw, &declared))))
+            .filter_map(|raw| structured(Some(publishers_day(raw, &declared, &local_times))))
             .collect();
         published = match days.first() {
             // The declarations disagree (a republication time in one tag, the
@@ -751,12 +785,22 @@ fn instant(raw: &str) -> Option<(jiff::Timestamp, Option<jiff::tz::Offset>)> {
 /// (`…T01:59:50+02:00`), or by a local time without an offset that differs
 /// from it by whole quarter hours of a time zone (`2023-11-08 22:35:29`
 /// beside `2023-11-09T06:35:29Z`).
-fn publishers_day<'a>(first: &'a str, declared: &[&'a str]) -> &'a str {
+///
+/// `local_times` (`<time datetime>` values with a non-UTC offset) also count,
+/// but only when they name exactly the same instant: the page's own `<time>`
+/// beside its UTC metadata (`2023-11-08T21:11:03-05:00` for
+/// `2023-11-09T02:11:03+00:00`).
+fn publishers_day<'a>(first: &'a str, declared: &[&'a str], local_times: &[&'a str]) -> &'a str {
     let Some((t0, Some(off0))) = instant(first) else {
         return first;
     };
     if off0 != jiff::tz::Offset::UTC {
         return first;
+    }
+    for &other in local_times {
+        if instant(other).is_some_and(|(t1, _)| t1 == t0) {
+            return other;
+        }
     }
     for &other in declared {
         let Some((t1, off1)) = instant(other) else {

@@ -556,7 +556,8 @@ impl Builder {
         }
         let itemprop_published =
             get("itemprop").is_some_and(|p| p.to_ascii_lowercase().contains("datepublished"));
-        if self.dom.head.times.len() < 64 {
+        // Times in comment sections date the comments, not the page.
+        if self.dom.head.times.len() < 64 && self.comment_depth.is_none() {
             if tag == Tag::Time
                 && let Some(dt) = get("datetime")
             {
