@@ -167,10 +167,72 @@ fn visible_byline_lines_in_several_languages() {
     for line in [
         "Von Sarajevo zum Flächenbrand",
         "Von Menschen und Mäusen",
+        "Von Wiener Walzer und Mozartkugeln",
         "By choosing this plan you agree",
         "Par ici la sortie",
     ] {
         let page = format!("<html><body><h2>{line}</h2><article>{BODY}</article></body></html>");
         assert!(authors(&page, None).is_empty(), "{line}");
     }
+}
+
+#[test]
+fn a_place_or_outlet_after_the_byline_is_not_an_author() {
+    for (byline, want) in [
+        ("By Jane Doe, Paris", &["Jane Doe"][..]),
+        ("Nada Tawfik, New York", &["Nada Tawfik"][..]),
+        (
+            "Markus Haefliger, London, und Beat Bumbacher",
+            &["Markus Haefliger", "Beat Bumbacher"][..],
+        ),
+        (
+            "Spencer S. Hsu, The Washington Post",
+            &["Spencer S. Hsu"][..],
+        ),
+        ("Kate Sullivan, CNN", &["Kate Sullivan"][..]),
+        ("Grant Tinsley, PhD", &["Grant Tinsley"][..]),
+        // Several full names stay several authors, and a one-word name
+        // joined by "and" is a co-author, not a place.
+        ("Jane Roe, John Doe", &["Jane Roe", "John Doe"][..]),
+        ("Jane Roe and Cher", &["Jane Roe", "Cher"][..]),
+    ] {
+        let page = format!(
+            r#"<html><head><meta name="author" content="{byline}"></head><body>{BODY}</body></html>"#
+        );
+        assert_eq!(authors(&page, None), want, "{byline}");
+    }
+}
+
+#[test]
+fn wire_agencies_are_not_authors() {
+    for byline in [
+        "Reuters",
+        "The Associated Press",
+        "AFP/Reuters",
+        "PTI",
+        "Agencies",
+    ] {
+        let page = format!(
+            r#"<html><head><meta name="author" content="{byline}"></head><body>{BODY}</body></html>"#
+        );
+        assert!(authors(&page, None).is_empty(), "{byline}");
+    }
+    // A reporter of an agency is the author; the agency is not.
+    let page = ld_page(
+        r#"{"@type":"NewsArticle","author":[{"@type":"Person","name":"Colleen Barry"},{"@type":"Person","name":"The Associated Press"}]}"#,
+    );
+    assert_eq!(authors(&page, None), ["Colleen Barry"]);
+}
+
+#[test]
+fn a_byline_running_into_the_papers_name_is_cut() {
+    let page = format!(
+        r#"<html><head><meta name="author" content="Robert Brum and Isabel KeaneJournal News"></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(authors(&page, None), ["Robert Brum", "Isabel Keane"]);
+    // A capital inside a name is not a join.
+    let page = format!(
+        r#"<html><head><meta name="author" content="Gareth McGrath and Isabella DiBiase"></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(authors(&page, None), ["Gareth McGrath", "Isabella DiBiase"]);
 }

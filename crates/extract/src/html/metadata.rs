@@ -354,6 +354,11 @@ const ROLE_WORDS: &[&str] = &[
     "eingestellt",
     "profil",
     "profile",
+    "newsdesk",
+    "phd",
+    "ph.d",
+    "m.d",
+    "mba",
 ];
 
 /// Month and weekday names (English, German, their English abbreviations)
@@ -523,6 +528,9 @@ fn split_authors(s: &str) -> Vec<String> {
     if let Some(p) = s.find(|c: char| c.is_ascii_digit()) {
         end = end.min(p);
     }
+    if let Some(p) = glued_outlet(s) {
+        end = end.min(p);
+    }
     for word in DATE_WORDS {
         if let Some(p) = s.find(&format!(" {word}")) {
             end = end.min(p);
@@ -544,25 +552,35 @@ fn split_authors(s: &str) -> Vec<String> {
     }) {
         return Vec::new();
     }
-    let mut parts: Vec<String> = vec![s];
-    for sep in [",", ";", "&", " / "].iter().chain(AND_WORDS) {
-        parts = parts
-            .iter()
-            .flat_map(|p| p.split(sep).map(str::to_string).collect::<Vec<_>>())
-            .collect();
+    // (part, whether it follows a comma): a place or an outlet is written
+    // after a comma ("Jane Doe, Paris"), a co-author after "and".
+    let mut parts: Vec<(String, bool)> = Vec::new();
+    for (gi, group) in s.split(',').enumerate() {
+        let mut sub: Vec<String> = vec![group.to_string()];
+        for sep in [";", "&", " / "].iter().chain(AND_WORDS) {
+            sub = sub
+                .iter()
+                .flat_map(|p| p.split(sep).map(str::to_string).collect::<Vec<_>>())
+                .collect();
+        }
+        parts.extend(
+            sub.into_iter()
+                .enumerate()
+                .map(|(si, p)| (p, gi > 0 && si == 0)),
+        );
     }
-    parts
+    let names: Vec<(String, bool)> = parts
         .into_iter()
-        .map(|p| {
+        .map(|(p, after_comma)| {
             let p = strip_by(p.trim()).trim_end_matches(['.', ':']).trim();
             // A month abbreviation left before the cut date ("Jane Roe Nov 19").
-            match p.rsplit_once(' ') {
+            let p = match p.rsplit_once(' ') {
                 Some((rest, last)) if MONTH_ABBREVIATIONS.contains(&last) => rest.trim(),
                 _ => p,
-            }
-            .to_string()
+            };
+            (p.to_string(), after_comma)
         })
-        .filter(|p| {
+        .filter(|(p, _)| {
             let words = p.split_whitespace().count();
             !p.is_empty()
                 && p.len() < 50
@@ -580,8 +598,128 @@ fn split_authors(s: &str) -> Vec<String> {
                     let w = w.trim_matches(|c: char| !c.is_alphanumeric());
                     ROLE_WORDS.iter().any(|r| w.eq_ignore_ascii_case(r))
                 })
+                && !is_wire_agency(p)
         })
-        .collect()
+        .collect();
+    // After a full name and a comma, what follows in the same byline is where
+    // it was written or who published it ("Jane Doe, Paris", "Jane Doe, New
+    // York", "Jane Doe, The Washington Post", "Jane Doe, CNN"), not another
+    // author.
+    let mut out: Vec<String> = Vec::new();
+    for (n, after_comma) in names {
+        let full_name_before = out.iter().any(|o| o.split_whitespace().count() >= 2);
+        if after_comma && full_name_before && place_or_outlet(&n) {
+            continue;
+        }
+        out.push(n);
+    }
+    out
+}
+
+/// Wire agencies and their desks: they carry a story, they are not its
+/// author (matched as a whole part, a leading "The" ignored; "AFP/Reuters"
+/// is agencies too).
+const WIRE_AGENCIES: &[&str] = &[
+    "reuters",
+    "ap",
+    "associated press",
+    "afp",
+    "agence france-presse",
+    "agence france presse",
+    "dpa",
+    "dpa-afx",
+    "deutsche presse-agentur",
+    "pti",
+    "press trust of india",
+    "ians",
+    "ani",
+    "upi",
+    "united press international",
+    "xinhua",
+    "ansa",
+    "efe",
+    "kyodo",
+    "kyodo news",
+    "yonhap",
+    "tass",
+    "ria novosti",
+    "kna",
+    "epd",
+    "apa",
+    "sda",
+    "keystone-sda",
+    "aap",
+    "australian associated press",
+    "canadian press",
+    "anp",
+    "belga",
+    "bns",
+    "ntb",
+    "bloomberg",
+    "bloomberg news",
+    "agencies",
+    "agencias",
+    "agenturen",
+    "news agencies",
+    "wire services",
+    "wires",
+];
+
+/// Whether a name is a wire agency (see [`WIRE_AGENCIES`]).
+fn is_wire_agency(name: &str) -> bool {
+    let lower = name.trim().to_lowercase();
+    let lower = lower.strip_prefix("the ").unwrap_or(&lower);
+    let known = |s: &str| WIRE_AGENCIES.contains(&s.trim());
+    known(lower) || (lower.contains('/') && lower.split('/').all(known))
+}
+
+/// First words of places written after a byline's name in two words or
+/// more ("New York", "Los Angeles", "Hong Kong", "Rio de Janeiro").
+const PLACE_FIRST_WORDS: &[&str] = &[
+    "New", "Los", "Las", "San", "Santa", "Saint", "St.", "Sankt", "Hong", "Rio", "Buenos", "Tel",
+    "Abu", "Kuala", "Cape", "Mexico", "Sri",
+];
+
+/// Whether a part of a byline after a full name is a place or an outlet:
+/// one word ("Paris", "CNN"), a place of [`PLACE_FIRST_WORDS`], a title
+/// starting with "The", or a name with a word of [`ORGANIZATION_WORDS`]
+/// (three letters or more).
+fn place_or_outlet(part: &str) -> bool {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    words.len() == 1
+        || words
+            .first()
+            .is_some_and(|w| PLACE_FIRST_WORDS.contains(w) || w.eq_ignore_ascii_case("the"))
+        || words.iter().any(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            ORGANIZATION_WORDS
+                .iter()
+                .any(|o| o.len() >= 3 && w.eq_ignore_ascii_case(o))
+        })
+}
+
+/// Where a byline runs into the paper's name without a space
+/// ("Isabel KeaneJournal News"): a lower-case letter followed by a capital
+/// that starts a word of [`ORGANIZATION_WORDS`] of four letters or more
+/// after a first word (a capital inside a name, "McGrath", "DiBiase", is
+/// not one, nor is a brand written in one word, "AppleInsider").
+fn glued_outlet(s: &str) -> Option<usize> {
+    let mut prev_lower = false;
+    for (i, c) in s.char_indices() {
+        // Only after a first word: a one-word brand ("AppleInsider") is not a byline.
+        if prev_lower && c.is_uppercase() && s[..i].trim_start().contains(char::is_whitespace) {
+            let word: String = s[i..]
+                .chars()
+                .take_while(|c| c.is_alphabetic())
+                .flat_map(char::to_lowercase)
+                .collect();
+            if word.chars().count() >= 4 && ORGANIZATION_WORDS.contains(&word.as_str()) {
+                return Some(i);
+            }
+        }
+        prev_lower = c.is_lowercase();
+    }
+    None
 }
 
 /// The page's authors, from the first source that names a person: JSON-LD,
