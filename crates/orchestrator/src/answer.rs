@@ -21,6 +21,9 @@ pub(crate) struct Used {
     /// The scopes its registry source is authoritative for (empty: any, or
     /// not a registry source).
     pub scopes: Vec<String>,
+    /// What assessments read of it that depends on it and the run's request
+    /// alone: computed by the first assessment that needs it.
+    pub memo: crate::confidence::Memo,
 }
 
 /// Who a piece of evidence is credited to, its independent-publisher key and

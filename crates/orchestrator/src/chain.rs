@@ -814,6 +814,7 @@ impl Run {
                 stale,
                 independence,
                 scopes,
+                memo: Default::default(),
             });
         }
         // Keep the best sources when there are too many.
@@ -945,21 +946,24 @@ impl Run {
             score_breakdown: Some(assessment.breakdown),
             store_failures: self.store_failures,
         };
-        let fresh: Vec<_> = self
-            .used
-            .iter()
+        let Some(sink) = &inner.sink else {
+            return result;
+        };
+        if self.from_cache || !inner.policy.cache_policy.evidence_cache_enabled {
+            return result;
+        }
+        // The used evidence is not needed past this point: moved, not copied.
+        let fresh: Vec<_> = std::mem::take(&mut self.used)
+            .into_iter()
             .filter(|u| !u.evidence.stored)
             .map(|u| {
-                let mut e = u.evidence.clone();
+                let mut e = u.evidence;
                 e.tier_hint = Some(u.tier);
-                e.publisher = Some(u.publisher.clone());
+                e.publisher = Some(u.publisher);
                 e
             })
             .collect();
-        if let Some(sink) = &inner.sink
-            && !self.from_cache
-            && !fresh.is_empty()
-            && inner.policy.cache_policy.evidence_cache_enabled
+        if !fresh.is_empty()
             && let Err(e) = sink.persist(&self.input.key, &result, &fresh).await
         {
             tracing::warn!("could not store the evidence: {e}");

@@ -27,7 +27,8 @@ use sgw_contract::{
     AnswerField, CompetingReason, ConfidenceLevel, FailureCode, FieldCandidate, FieldKind,
     FieldSpec, ScoreBreakdown, Scoring, SearchRequest, SourceTier, normalize_query,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::OnceLock;
 
 /// A candidate fitting the question less than this never supports a value
 /// (the finder's non-answers: a page about another subject, year or place).
@@ -87,6 +88,19 @@ pub(crate) struct Assessment {
     pub breakdown: ScoreBreakdown,
 }
 
+/// What an assessment reads of one piece of used evidence that depends on
+/// it and the run's request alone (both fixed once it is used): worked out by
+/// the first assessment that needs it, read by the later ones. The chain
+/// assesses after every step and again for the result; a long page's text is
+/// read once for its coverage and its shingles, not each time.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Memo {
+    /// (`band`, `passage_band`) of [`Facts`].
+    bands: OnceLock<(Band, Band)>,
+    /// Its shingles (`None` for a snippet), see [`similar`].
+    shingles: OnceLock<Option<HashSet<u64>>>,
+}
+
 /// What is known of each piece of used evidence, computed once per assessment.
 struct Facts {
     /// Coverage of the question by the title and text (for field values).
@@ -121,26 +135,28 @@ impl Facts {
             let published = u.evidence.published_at.as_deref();
             coverage(&terms, &context, text, published).band
         };
-        let band = used.iter().map(|u| band_of(u, &u.evidence.text)).collect();
-        let passage_band = used
+        let bands: Vec<(Band, Band)> = used
             .iter()
             .map(|u| {
-                if u.evidence.passages.is_empty() {
-                    return band_of(u, &u.evidence.text);
-                }
-                let passages: Vec<&str> = u
-                    .evidence
-                    .passages
-                    .iter()
-                    .take(PASSAGES_READ)
-                    .map(|p| p.text.as_str())
-                    .collect();
-                band_of(u, &passages.join(" \n "))
+                *u.memo.bands.get_or_init(|| {
+                    let band = band_of(u, &u.evidence.text);
+                    if u.evidence.passages.is_empty() {
+                        return (band, band);
+                    }
+                    let passages: Vec<&str> = u
+                        .evidence
+                        .passages
+                        .iter()
+                        .take(PASSAGES_READ)
+                        .map(|p| p.text.as_str())
+                        .collect();
+                    (band, band_of(u, &passages.join(" \n ")))
+                })
             })
             .collect();
         Facts {
-            band,
-            passage_band,
+            band: bands.iter().map(|b| b.0).collect(),
+            passage_band: bands.iter().map(|b| b.1).collect(),
             cluster: clusters(used),
         }
     }
@@ -185,14 +201,17 @@ fn clusters(used: &[Used]) -> Vec<usize> {
         i
     }
     let keys: Vec<String> = used.iter().map(Used::independence_key).collect();
-    let shingles: Vec<Option<_>> = used
-        .iter()
-        .map(|u| (!u.evidence.snippet_only).then(|| similar::shingles(&u.evidence.text)))
-        .collect();
+    // Only read when two keys differ (never for a single piece of evidence).
+    fn shingles(u: &Used) -> Option<&HashSet<u64>> {
+        u.memo
+            .shingles
+            .get_or_init(|| (!u.evidence.snippet_only).then(|| similar::shingles(&u.evidence.text)))
+            .as_ref()
+    }
     for i in 0..n {
         for j in 0..i {
             let same = keys[i] == keys[j]
-                || matches!((&shingles[i], &shingles[j]),
+                || matches!((shingles(&used[i]), shingles(&used[j])),
                     (Some(a), Some(b)) if similar::near_duplicate(a, b));
             if same {
                 let (a, b) = (find(&mut parent, i), find(&mut parent, j));
