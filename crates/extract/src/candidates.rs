@@ -58,6 +58,7 @@ use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 use sgw_text::is_stop_word as is_stop;
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// A candidate value for a requested field, with its evidence span and score.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -583,6 +584,10 @@ struct Window {
 impl<'a> Page<'a> {
     fn read(text: &'a str, query: &str) -> Page<'a> {
         let q = Question::parse(query);
+        // What a word is to the question (term bit, qualifier bits, unit)
+        // depends on the word alone: each distinct word is worked out once,
+        // not at every occurrence (a long page repeats its words).
+        let mut known: HashMap<Cow<'a, str>, (u64, u32, u32, Option<usize>)> = HashMap::new();
         let toks: Vec<Tok> = tokenize(text)
             .into_iter()
             .map(|(lower, start, end)| {
@@ -600,10 +605,21 @@ impl<'a> Page<'a> {
                         rival: 0,
                     };
                 }
-                let canon = canonical(&lower);
-                let bit = q.term_bit(&canon);
-                let (own, rival) = qualifier_bits(&q, &canon);
-                let unit = UNITS.iter().position(|u| *u == canon);
+                let (bit, own, rival, unit) = match known.get(lower.as_ref()) {
+                    Some(&k) => k,
+                    None => {
+                        let canon = canonical(&lower);
+                        let (own, rival) = qualifier_bits(&q, &canon);
+                        let k = (
+                            q.term_bit(&canon),
+                            own,
+                            rival,
+                            UNITS.iter().position(|u| *u == canon),
+                        );
+                        known.insert(lower.clone(), k);
+                        k
+                    }
+                };
                 Tok {
                     start,
                     end,

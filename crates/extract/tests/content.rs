@@ -70,6 +70,94 @@ fn js_shell_detection() {
 }
 
 #[test]
+fn js_shell_messages_in_any_case_and_place() {
+    for msg in [
+        "JavaScript must be enabled",
+        "ENABLE JAVASCRIPT",
+        "Turn on JavaScript.",
+        "This site requires JavaScript",
+        "javascript is disabled in your browser",
+    ] {
+        // No <script> at all: only the message makes it a shell.
+        let page = format!("<html><body><p>{msg}</p></body></html>");
+        assert!(looks_like_js_shell(&page), "{page}");
+        assert!(looks_like_js_shell(msg), "{msg}");
+    }
+    assert!(!looks_like_js_shell(
+        "<html><body><p>JavaScript tips</p></body></html>"
+    ));
+    assert!(!looks_like_js_shell("enable java script"));
+}
+
+#[test]
+fn js_shell_detection_on_long_pages() {
+    // Past the 4 and 32 KiB first looks: a shell behind a long head is still
+    // a shell, and an article whose text starts late is still not one.
+    let filler = format!("<script>var x = '{}';</script>", "a".repeat(40 * 1024));
+    let shell = format!(
+        "<html><head>{filler}<style>{}</style></head><body><noscript>Please enable JavaScript.</noscript><div id=\"root\"></div></body></html>",
+        "p{color:red}".repeat(4000)
+    );
+    assert!(looks_like_js_shell(&shell));
+    let late = ARTICLE.replacen("<head>", &format!("<head>{filler}"), 1);
+    assert!(!looks_like_js_shell(&late));
+    let long = ARTICLE.replacen("</article>", &"<p>More words here.</p>".repeat(3000), 1);
+    assert!(!looks_like_js_shell(&long));
+}
+
+mod prefix_parse {
+    use proptest::prelude::*;
+    use sgw_extract::html::{content::visible_text, dom};
+
+    const PIECES: &[&str] = &[
+        "<p>",
+        "</p>",
+        "<div hidden>",
+        "<div style=\"display: none\">",
+        "</div>",
+        "<head>",
+        "</head>",
+        "<body>",
+        "<noscript>",
+        "</noscript>",
+        "<script>var a = '<p>x</p>';</script>",
+        "<style>p{}</style>",
+        "<!-- c -->",
+        "<li>",
+        "<br>",
+        "<table><tr><td>",
+        "&amp;",
+        "&eacute",
+        " a < b ",
+        "Words here",
+        "\n\n",
+        "<h2>Title</h2>",
+        "<a href=\"/x\">link",
+        "<",
+        "é",
+    ];
+
+    proptest! {
+        /// The tree of the first bytes is part of the whole tree: its visible
+        /// text is a prefix of the whole page's (what the JS-shell check's
+        /// first looks rely on).
+        #[test]
+        fn visible_text_of_a_prefix_is_a_prefix(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..40),
+            cut in 0usize..400,
+        ) {
+            let html: String = picks.iter().map(|&i| PIECES[i]).collect();
+            let whole = visible_text(&dom::parse(&html));
+            let part = visible_text(&dom::parse_upto(&html, cut));
+            prop_assert!(whole.starts_with(part.trim_end()), "{html:?} at {cut}: {part:?} vs {whole:?}");
+            if cut >= html.len() {
+                prop_assert_eq!(part, whole);
+            }
+        }
+    }
+}
+
+#[test]
 fn text_markdown_json_pass_through() {
     let doc = extract(b"plain words\nsecond line", Some("text/plain"), None).unwrap();
     assert_eq!(doc.kind, DocumentKind::Text);

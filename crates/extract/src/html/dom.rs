@@ -385,7 +385,23 @@ impl Builder {
             raw
         };
         let mut prev_space = self.dom.text.ends_with(' ');
-        for c in src.chars() {
+        // Runs of ASCII that is not whitespace are copied whole; other
+        // characters one at a time (Unicode spaces, zero-width ones, the rest).
+        let bytes = src.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let run = i;
+            while i < bytes.len() && bytes[i] < 0x80 && !matches!(bytes[i], b'\t'..=b'\r' | b' ') {
+                i += 1;
+            }
+            if i > run {
+                self.dom.text.push_str(&src[run..i]);
+                prev_space = false;
+            }
+            let Some(c) = src[i..].chars().next() else {
+                break;
+            };
+            i += c.len_utf8();
             if c.is_whitespace() || c == '\u{200b}' || c == '\u{feff}' {
                 if !prev_space {
                     self.dom.text.push(' ');
@@ -735,12 +751,30 @@ fn lower_into(src: &[u8], buf: &mut Vec<u8>) {
 
 /// Parses `html` into a [`Dom`].
 pub fn parse(html: &str) -> Dom {
-    let mut bld = Builder::new(html.len());
+    parse_upto(html, usize::MAX)
+}
+
+/// Parses `html` up to the first markup item (tag, comment, raw-text
+/// element) that ends at or past byte `limit`, then stops: the result is
+/// the tree of the whole page as it stood at that point. The tree is only
+/// ever appended to (nodes are never removed, moved or re-flagged, text
+/// nodes only grow), so everything in it is in the whole page's tree too.
+pub fn parse_upto(html: &str, limit: usize) -> Dom {
+    let mut bld = Builder::new(html.len().min(limit.saturating_add(1024)));
     let b = html.as_bytes();
     let mut i = 0;
     let mut text_start = 0;
     let mut name_buf: Vec<u8> = Vec::with_capacity(16);
-    while let Some((lt, markup, after)) = next_markup(b, i) {
+    let mut stopped = false;
+    loop {
+        // Here `text_start == i`: no text is pending.
+        if i >= limit {
+            stopped = true;
+            break;
+        }
+        let Some((lt, markup, after)) = next_markup(b, i) else {
+            break;
+        };
         bld.push_text(&html[text_start..lt]);
         i = after;
         text_start = i;
@@ -796,7 +830,7 @@ pub fn parse(html: &str) -> Dom {
         bld.attr_buf = attrs;
         bld.start_tag(&name_buf, self_closing);
     }
-    if text_start < b.len() {
+    if !stopped && text_start < b.len() {
         bld.push_text(&html[text_start..]);
     }
     if bld.author_depth.is_some() {

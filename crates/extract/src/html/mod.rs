@@ -44,24 +44,17 @@ pub fn visible_text_len(html: &str) -> usize {
 /// body that is just an empty root `<div>` plus scripts. The fetch layer uses it
 /// to classify `SOURCE_DYNAMIC_PAGE_UNREADABLE`.
 ///
-/// Both signs are looked for in the raw text first (no allocation, one pass
-/// each): a page with neither a JavaScript message nor a `<script>` is not a
-/// shell, and is never parsed here.
+/// Both signs are looked for in the raw text first (one pass over the bytes,
+/// no allocation): a page with neither a JavaScript message nor a `<script>`
+/// is not a shell, and is never parsed here. A long page whose first 4 or
+/// 32 KiB already show enough text is not parsed to its end.
 pub fn looks_like_js_shell(html: &str) -> bool {
-    /// ASCII case-insensitive substring search without a lower-cased copy.
-    fn contains_ci(hay: &str, needle: &str) -> bool {
-        let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-        let Some((&first, rest)) = needle.split_first() else {
-            return true;
-        };
-        hay.iter().enumerate().any(|(i, b)| {
-            b.eq_ignore_ascii_case(&first)
-                && hay
-                    .get(i + 1..i + 1 + rest.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(rest))
-        })
-    }
-    let js_message = [
+    /// A page with this many visible letters and digits is read, not a shell.
+    const SHELL_MAX_TEXT: usize = 400;
+    // One pass over the bytes, no lower-cased copy: every message names
+    // "javascript", so a message can only start `k` bytes before a `j`/`J`
+    // where `k` is the offset of "javascript" in it.
+    const MESSAGES: [&str; 8] = [
         "enable javascript",
         "javascript is disabled",
         "javascript is required",
@@ -70,17 +63,47 @@ pub fn looks_like_js_shell(html: &str) -> bool {
         "javascript must be enabled",
         "activate javascript",
         "you need to enable javascript",
-    ]
-    .iter()
-    .any(|m| contains_ci(html, m));
-    let has_script = contains_ci(html, "<script");
+    ];
+    let b = html.as_bytes();
+    let at = |pos: usize, needle: &str| {
+        b.get(pos..pos + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    };
+    let (mut js_message, mut has_script) = (false, false);
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'<' && !has_script {
+            has_script = at(i + 1, "script");
+        } else if c | 0x20 == b'j' && !js_message {
+            js_message = MESSAGES.iter().any(|m| {
+                let k = m.find("javascript").unwrap_or(0);
+                i.checked_sub(k).is_some_and(|s| at(s, m))
+            });
+        }
+        if js_message && has_script {
+            break;
+        }
+    }
     if !js_message && !has_script {
         return false;
     }
+    let alnum = |dom: &dom::Dom| {
+        content::visible_text(dom)
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .count()
+    };
+    // The tree of a page's first bytes is part of the whole page's tree
+    // (see [`dom::parse_upto`]), so its visible text is a lower bound: when
+    // the first 4 or 32 KiB already show enough text, a long page is not a
+    // shell and is not parsed to its end here.
+    for prefix in [4 * 1024, 32 * 1024] {
+        if html.len() > prefix && alnum(&dom::parse_upto(html, prefix)) >= SHELL_MAX_TEXT {
+            return false;
+        }
+    }
     let dom = dom::parse(html);
-    let visible = content::visible_text(&dom);
-    let vis_len = visible.chars().filter(|c| c.is_alphanumeric()).count();
-    if vis_len >= 400 {
+    let vis_len = alnum(&dom);
+    if vis_len >= SHELL_MAX_TEXT {
         return false;
     }
     if js_message {
