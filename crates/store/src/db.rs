@@ -177,8 +177,15 @@ async fn sqlite_pool(opts: SqliteConnectOptions, memory: bool) -> Result<Pool, S
             .synchronous(SqliteSynchronous::Full)
     };
     let pool = SqlitePoolOptions::new()
-        // An in-memory database exists once per connection: keep exactly one.
-        .max_connections(if memory { 1 } else { 4 })
+        // One connection per process. An in-memory database exists once per
+        // connection, so it must be exactly one; for a file, SQLite runs one
+        // writer at a time anyway, and a second connection would mostly be
+        // opened (a thread, the file, its schema) while the first is still on
+        // its way back to the pool — three opens for one cached answer. Here
+        // the next query waits for the returning connection instead, and
+        // writers of one process queue in order rather than in SQLite's
+        // busy-wait sleeps.
+        .max_connections(1)
         .min_connections(if memory { 1 } else { 0 })
         .idle_timeout(if memory {
             None
