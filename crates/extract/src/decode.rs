@@ -2,6 +2,7 @@
 //! `http-equiv`, statistical detection) and gzip unwrapping.
 
 use encoding_rs::Encoding;
+use std::borrow::Cow;
 use std::io::Read;
 
 /// How many bytes of the page are scanned for a `<meta>` charset declaration
@@ -14,11 +15,15 @@ const PRESCAN: usize = 4096;
 /// bytes, then: valid UTF-8 stays UTF-8, anything else is guessed with
 /// chardetng. A declaration that the bytes contradict (declared UTF-8 but not
 /// valid UTF-8) falls through to detection. Malformed sequences become U+FFFD;
-/// the rest of the page is never lost.
-pub fn decode_html(bytes: &[u8], header_charset: Option<&str>) -> (String, &'static Encoding) {
+/// the rest of the page is never lost. Text that needs no change (valid
+/// UTF-8, or ASCII in an ASCII-compatible encoding) is borrowed, not copied.
+pub fn decode_html<'a>(
+    bytes: &'a [u8],
+    header_charset: Option<&str>,
+) -> (Cow<'a, str>, &'static Encoding) {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
-        return (text.into_owned(), enc);
+        return (text, enc);
     }
     let declared = header_charset
         .and_then(|c| Encoding::for_label(c.trim().trim_matches('"').as_bytes()))
@@ -33,7 +38,7 @@ pub fn decode_html(bytes: &[u8], header_charset: Option<&str>) -> (String, &'sta
         None => detect(bytes),
     };
     let (text, _) = enc.decode_without_bom_handling(bytes);
-    (text.into_owned(), enc)
+    (text, enc)
 }
 
 /// UTF-8 with a few broken sequences (a truncated or spliced page): many valid

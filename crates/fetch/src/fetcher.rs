@@ -725,7 +725,7 @@ impl Fetcher {
 
             let kept = OnceLock::new();
             if let Some(text) = text.filter(|t| t.len() <= KEEP_TEXT_UP_TO) {
-                let _ = kept.set(text);
+                let _ = kept.set(text.into_owned());
             }
             return Ok(FetchResponse {
                 status,

@@ -123,7 +123,11 @@ impl FetchResponse {
             return "";
         }
         self.text
-            .get_or_init(|| sgw_extract::decode_html(&self.body, self.header_charset.as_deref()).0)
+            .get_or_init(|| {
+                sgw_extract::decode_html(&self.body, self.header_charset.as_deref())
+                    .0
+                    .into_owned()
+            })
     }
 
     /// Whether the body was decoded as text.
