@@ -670,14 +670,8 @@ async fn black_hole_cases(t: &mut Table, reps: usize, quick: bool, dir: &Path) {
     );
     let (plain_first, plain_later) = black_hole_case(t, "no hedging", "", hole_reps, dir).await;
     let hedged = "  hedge_after_ms: 300\n  accept_after_ms: 200\n";
-    let (hedged_first, hedged_later) = black_hole_case(
-        t,
-        "hedge 300 ms + accept 200 ms",
-        hedged,
-        hole_reps,
-        dir,
-    )
-    .await;
+    let (hedged_first, hedged_later) =
+        black_hole_case(t, "hedge 300 ms + accept 200 ms", hedged, hole_reps, dir).await;
     let _ = plain_first;
     // The path the hedged step answers by (engine + media pages, evidence
     // stored) on a fresh gateway, as the first search takes it: new
@@ -728,10 +722,12 @@ async fn same_path_cold(execution: &str, reps: usize, dir: &Path) -> Sample {
             provider_timeout_ms: 2_000,
             ..no_cache()
         };
-        let yaml = world
-            .policy(&options)
-            .replacen("execution:\n", &format!("execution:\n{execution}"), 1);
-        let official = "  direct_official_adapter:\n    - { kind: official-site, timeout_ms: 2000 }\n";
+        let yaml =
+            world
+                .policy(&options)
+                .replacen("execution:\n", &format!("execution:\n{execution}"), 1);
+        let official =
+            "  direct_official_adapter:\n    - { kind: official-site, timeout_ms: 2000 }\n";
         assert!(yaml.contains(official), "the world policy changed:\n{yaml}");
         let policy = load(&format!("{}{FAST_NET}", yaml.replacen(official, "", 1)));
         let store = dir.join(format!("cold-path-{i}.sqlite"));

@@ -122,12 +122,11 @@ impl FetchResponse {
         if !self.is_text() {
             return "";
         }
-        self.text
-            .get_or_init(|| {
-                sgw_extract::decode_html(&self.body, self.header_charset.as_deref())
-                    .0
-                    .into_owned()
-            })
+        self.text.get_or_init(|| {
+            sgw_extract::decode_html(&self.body, self.header_charset.as_deref())
+                .0
+                .into_owned()
+        })
     }
 
     /// Whether the body was decoded as text.
