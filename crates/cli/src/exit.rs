@@ -111,6 +111,18 @@ impl From<OpenError> for CliError {
     }
 }
 
+impl From<sgw_extract::InputError> for CliError {
+    /// The input's fault (missing, too large, not extractable) is usage; a
+    /// read the machine failed is I/O.
+    fn from(e: sgw_extract::InputError) -> CliError {
+        if e.is_input_fault() {
+            CliError::Usage(e.to_string())
+        } else {
+            CliError::Io(e.to_string())
+        }
+    }
+}
+
 impl From<&StoreWriteFailure> for CliError {
     /// Exit 3 once the result has been printed, never a silent success.
     fn from(failure: &StoreWriteFailure) -> CliError {

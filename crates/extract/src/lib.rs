@@ -9,6 +9,7 @@ mod error;
 mod feed;
 mod fields;
 pub mod html;
+mod input;
 mod passages;
 mod pdf;
 mod question;
@@ -21,6 +22,7 @@ pub use document::{Document, DocumentKind, FeedEntry, Metadata, extract, sniff_k
 pub use error::ExtractError;
 pub use fields::{FieldKind, FieldSpec, FieldValue};
 pub use html::{looks_like_js_shell, visible_text_len};
+pub use input::{Extracted, Input, InputError, InputOptions, MAX_INPUT_BYTES, extract_input};
 pub use passages::{Passage, rank as rank_passages, tokenize};
 pub use pdf::{
     PDF_MAX_BYTES, PDF_MAX_INFLATED, PDF_MAX_PAGES, PDF_MEMORY_BYTES, PDF_TIMEOUT, WORKER_ARG,

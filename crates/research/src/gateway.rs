@@ -504,3 +504,71 @@ pub fn resolve_gate(
         Ok(out)
     })
 }
+
+/// The extractor brief's return for sub-question `sq_id` (one object, or an
+/// array of them), read from `shown` (named in errors). Every item must be for
+/// `sq_id`; any bytes give extractions or a usage error, never a panic.
+pub fn parse_extractions(bytes: &[u8], shown: &str, sq_id: &str) -> Result<Vec<Extraction>> {
+    let value: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| Error::Usage(format!("--from {shown}: not JSON: {e}")))?;
+    let items = match value {
+        serde_json::Value::Array(items) => items,
+        other => vec![other],
+    };
+    if items.is_empty() {
+        return Err(Error::Usage(format!("--from {shown}: no extraction in it")));
+    }
+    let mut run = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let ex: Extraction = serde_json::from_value(item)
+            .map_err(|e| Error::Usage(format!("--from {shown}: extraction {}: {e}", i + 1)))?;
+        if ex.sub_question_id != sq_id {
+            return Err(Error::Usage(format!(
+                "--from {shown}: extraction {} is for {}, not {sq_id}",
+                i + 1,
+                ex.sub_question_id
+            )));
+        }
+        run.push(ex);
+    }
+    Ok(run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_extractions;
+
+    #[test]
+    fn from_input_of_any_bytes_is_an_error_or_extractions_never_a_panic() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let samples: [&[u8]; 6] = [
+            b"",
+            b"[]",
+            b"{}",
+            b"{\"subQuestionId\":\"sq-1\",\"claims\":[],\"unsourcedClaims\":0}",
+            b"[{\"subQuestionId\":\"sq-1\",\"claims\":[{}],\"unsourcedClaims\":-1}]",
+            b"{\"subQuestionId\":\"sq-1\",\"claims\":[],\"unsourcedClaims\":0,\"extra\":1}",
+        ];
+        let ok = parse_extractions(samples[3], "t", "sq-1").unwrap();
+        assert_eq!(ok.len(), 1);
+        for s in &samples[..3] {
+            assert!(parse_extractions(s, "t", "sq-1").is_err());
+        }
+        for s in &samples[4..] {
+            assert!(parse_extractions(s, "t", "sq-1").is_err());
+        }
+        for _ in 0..500 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let base = samples[(seed % 6) as usize];
+            let mut bytes = base.to_vec();
+            if !bytes.is_empty() {
+                let at = (seed >> 8) as usize % bytes.len();
+                bytes[at] = (seed >> 24) as u8;
+                bytes.truncate(((seed >> 32) as usize % bytes.len()) + 1);
+            }
+            let _ = parse_extractions(&bytes, "t", "sq-1");
+        }
+    }
+}

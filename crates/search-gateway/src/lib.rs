@@ -202,6 +202,21 @@ pub fn fetcher(policy: &Policy) -> Result<Fetcher, OpenError> {
     })
 }
 
+/// The network layer for the policy file at `path` (loaded and validated
+/// like [`load_policy`]; its `network:` section), else the network layer's
+/// defaults. Without a policy no site rules apply: not even the default
+/// policy's `network:` section (a bare `sgw fetch`).
+pub fn fetcher_at(path: Option<&Path>) -> Result<Fetcher, OpenError> {
+    match path {
+        Some(path) => fetcher(&load_policy(path)?.0),
+        None => Fetcher::new(FetchConfig::default()).map_err(|e| OpenError::Network {
+            file: "the network defaults".into(),
+            path: String::new(),
+            message: e.to_string(),
+        }),
+    }
+}
+
 /// The policy's `network:` section as the network layer's config.
 fn network_config(policy: &Policy) -> Result<FetchConfig, OpenError> {
     match &policy.network {

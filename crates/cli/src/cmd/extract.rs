@@ -1,6 +1,8 @@
-//! `sgw extract PATH|-`: run the extractor on a local file and print what it found.
+//! `sgw extract PATH|-`: run the extractor on a local file and print what it
+//! found. Reading, extracting and the JSON view are `sgw_extract::extract_input`'s.
 
 use crate::exit::{CliError, CliResult};
+use sgw_extract::{Extracted, Input, InputOptions};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -29,30 +31,7 @@ pub struct Args {
     pub json: bool,
 }
 
-/// The most `sgw extract` reads: the PDF cap, the largest input any extractor takes.
-pub const MAX_INPUT_BYTES: u64 = sgw_extract::PDF_MAX_BYTES as u64;
-
 pub async fn run(args: Args) -> CliResult {
-    let name = args.path.display().to_string();
-    // Bounded: standard input and files are read up to the cap of a fetched
-    // body; a path must name a regular file (not a FIFO or a device).
-    let path = args.path.clone();
-    let read = tokio::task::spawn_blocking(move || {
-        if path.as_os_str() == "-" {
-            sgw_safeio::read_capped(std::io::stdin().lock(), MAX_INPUT_BYTES)
-        } else {
-            sgw_safeio::read_file(&path, MAX_INPUT_BYTES, sgw_safeio::Follow::Yes)
-        }
-    })
-    .await
-    .map_err(|e| CliError::Io(format!("reader task failed: {e}")))?;
-    let shown = if name == "-" { "standard input" } else { &name };
-    let bytes = read.map_err(|e| match e {
-        sgw_safeio::ReadError::Io(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            CliError::Io(format!("cannot read {shown}: {e}"))
-        }
-        other => CliError::Usage(format!("{shown}: {other}")),
-    })?;
     let url = match &args.url {
         Some(u) => Some(
             sgw_extract::Url::parse(u)
@@ -60,40 +39,33 @@ pub async fn run(args: Args) -> CliResult {
         ),
         None => None,
     };
-    let content_type = args.content_type.clone();
-    let doc = tokio::task::spawn_blocking(move || {
-        sgw_extract::extract(&bytes, content_type.as_deref(), url.as_ref())
-    })
-    .await
-    .map_err(|e| CliError::Io(format!("extractor task failed: {e}")))?
-    .map_err(|e| CliError::Usage(format!("{name}: {e}")))?;
-    let passages = args
-        .query
-        .as_deref()
-        .map(|q| doc.passages(q, args.max_passages))
-        .unwrap_or_default();
-    let m = &doc.metadata;
-    let mut out = String::new();
+    let input = if args.path.as_os_str() == "-" {
+        Input::Reader(Box::new(std::io::stdin()))
+    } else {
+        Input::File(args.path.clone())
+    };
+    let options = InputOptions {
+        content_type: args.content_type.clone(),
+        url,
+        query: args.query.clone(),
+        max_passages: args.max_passages,
+    };
+    let extracted =
+        tokio::task::spawn_blocking(move || sgw_extract::extract_input(input, &options))
+            .await
+            .map_err(|e| CliError::Io(format!("extractor task failed: {e}")))??;
     if args.json {
-        let v = serde_json::json!({
-            "kind": doc.kind,
-            "title": m.title,
-            "publisher": m.publisher,
-            "authors": m.authors,
-            "published_at": m.published_at,
-            "modified_at": m.modified_at,
-            "language": m.language,
-            "canonical_url": m.canonical_url,
-            "encoding": doc.encoding,
-            "text": doc.text,
-            "entries": doc.entries,
-            "passages": passages,
-        });
-        out = serde_json::to_string_pretty(&v)
+        let mut out = serde_json::to_string_pretty(&extracted)
             .map_err(|e| CliError::Io(format!("cannot encode JSON: {e}")))?;
         out.push('\n');
         return emit(&out, false);
     }
+    let Extracted {
+        document: doc,
+        passages,
+    } = extracted;
+    let m = &doc.metadata;
+    let mut out = String::new();
     let mut show = |k: &str, v: Option<&str>| {
         if let Some(v) = v {
             let _ = writeln!(out, "{k:<14}{v}");

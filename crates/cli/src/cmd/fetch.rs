@@ -3,13 +3,13 @@
 //! charset, final URL, redirects and the first lines of text.
 //!
 //! With `--policy FILE` the policy is loaded and validated like every other
-//! command (`search_gateway::load_policy`) and its `network:` section is the
-//! fetcher's configuration; without it the defaults apply.
+//! command and its `network:` section is the fetcher's configuration; without
+//! it the defaults apply (`search_gateway::fetcher_at`).
 
 use crate::exit::{CliError, CliResult};
 use sgw_contract::HttpValidators;
 use sgw_fetch::Url;
-use sgw_fetch::{FetchConfig, FetchError, FetchRequest, FetchResponse, Fetcher};
+use sgw_fetch::{FetchError, FetchRequest, FetchResponse};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -40,25 +40,6 @@ pub struct Args {
     pub lines: usize,
 }
 
-/// The network layer of the policy at `policy` (its `network:` section), else
-/// the defaults.
-fn fetcher(policy: Option<&PathBuf>) -> Result<Fetcher, CliError> {
-    let Some(path) = policy else {
-        return Fetcher::new(FetchConfig::default()).map_err(|e| CliError::Usage(e.to_string()));
-    };
-    let (policy, _warnings) = search_gateway::load_policy(path).map_err(|errors| {
-        CliError::Usage(
-            errors
-                .0
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )
-    })?;
-    search_gateway::fetcher(&policy).map_err(|e| CliError::Usage(e.to_string()))
-}
-
 fn head_lines(text: &str, n: usize) -> Vec<String> {
     text.lines()
         .map(str::trim)
@@ -81,7 +62,7 @@ fn ms(d: Duration) -> u128 {
 pub async fn run(args: Args) -> CliResult {
     let url = Url::parse(&args.url)
         .map_err(|e| CliError::Usage(format!("`{}` is not a URL: {e}", args.url)))?;
-    let fetcher = fetcher(args.policy.as_ref())?;
+    let fetcher = search_gateway::fetcher_at(args.policy.as_deref())?;
     let validators = HttpValidators {
         etag: args.if_none_match.clone(),
         last_modified: args.if_modified_since.clone(),

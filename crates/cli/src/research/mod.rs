@@ -22,8 +22,8 @@ use sgw_research::{
     Backend, Error, EvidenceInput, ExtractRequest, GateEvidence, GatewayOptions, Result,
 };
 use sgw_research::{
-    Extraction, KeptSource, SearchOutcome, SubQuestionSearch, record_extractions, record_search,
-    resolve_gate, search_sub_question,
+    KeptSource, SearchOutcome, SubQuestionSearch, parse_extractions, record_extractions,
+    record_search, resolve_gate, search_sub_question,
 };
 use sgw_research::{format, reference, root, validate};
 use std::collections::HashMap;
@@ -748,9 +748,15 @@ fn need_backend<'b>(backend: Option<&'b dyn Backend>, verb: &str) -> Result<&'b 
     })
 }
 
-fn sub_question_text(plan: &Plan, sq_id: &str) -> Result<String> {
+/// The prologue of the sub-question verbs (`search`, `extract`): both ids
+/// checked, the session's store, and the sub-question's text from its plan.
+fn open_sub_question(env: &Env, session: &str, sq_id: &str) -> Result<(Store, String)> {
+    session_id(session)?;
     validate::sub_question_id(sq_id).map_err(Error::from)?;
-    plan.sub_questions
+    let store = env.store()?;
+    let plan = store.read_plan(session)?;
+    let text = plan
+        .sub_questions
         .iter()
         .find(|s| s.id == sq_id)
         .map(|s| s.text.clone())
@@ -759,7 +765,8 @@ fn sub_question_text(plan: &Plan, sq_id: &str) -> Result<String> {
                 "no sub-question {sq_id} in session {}",
                 plan.session_id
             ))
-        })
+        })?;
+    Ok((store, text))
 }
 
 fn cmd_search(
@@ -768,11 +775,7 @@ fn cmd_search(
     io: &mut Io<'_>,
     backend: Option<&dyn Backend>,
 ) -> Result<u8> {
-    session_id(&a.session_id)?;
-    validate::sub_question_id(&a.sub_question).map_err(Error::from)?;
-    let store = env.store()?;
-    let plan = store.read_plan(&a.session_id)?;
-    let text = sub_question_text(&plan, &a.sub_question)?;
+    let (store, text) = open_sub_question(env, &a.session_id, &a.sub_question)?;
     let backend = need_backend(backend, "search")?;
     let SubQuestionSearch { report, recorded } = search_sub_question(
         &store,
@@ -898,44 +901,13 @@ fn read_from(path: &std::path::Path, io: &mut Io<'_>) -> Result<Vec<u8>> {
     })
 }
 
-/// The extractor brief's return: one object, or an array of them.
-fn parse_extractions(bytes: &[u8], shown: &str, sq_id: &str) -> Result<Vec<Extraction>> {
-    let value: serde_json::Value = serde_json::from_slice(bytes)
-        .map_err(|e| Error::Usage(format!("--from {shown}: not JSON: {e}")))?;
-    let items = match value {
-        serde_json::Value::Array(items) => items,
-        other => vec![other],
-    };
-    if items.is_empty() {
-        return Err(Error::Usage(format!("--from {shown}: no extraction in it")));
-    }
-    let mut run = Vec::new();
-    for (i, item) in items.into_iter().enumerate() {
-        let ex: Extraction = serde_json::from_value(item)
-            .map_err(|e| Error::Usage(format!("--from {shown}: extraction {}: {e}", i + 1)))?;
-        if ex.sub_question_id != sq_id {
-            return Err(Error::Usage(format!(
-                "--from {shown}: extraction {} is for {}, not {sq_id}",
-                i + 1,
-                ex.sub_question_id
-            )));
-        }
-        run.push(ex);
-    }
-    Ok(run)
-}
-
 fn cmd_extract(
     a: ExtractArgs,
     env: &Env,
     io: &mut Io<'_>,
     backend: Option<&dyn Backend>,
 ) -> Result<u8> {
-    session_id(&a.session_id)?;
-    validate::sub_question_id(&a.sub_question).map_err(Error::from)?;
-    let store = env.store()?;
-    let plan = store.read_plan(&a.session_id)?;
-    let text = sub_question_text(&plan, &a.sub_question)?;
+    let (store, text) = open_sub_question(env, &a.session_id, &a.sub_question)?;
     let from = match &a.from {
         Some(path) => {
             let bytes = read_from(path, io)?;
@@ -1163,43 +1135,4 @@ fn cmd_resolve(
         out(io, &t)?;
     }
     Ok(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_extractions;
-
-    #[test]
-    fn from_input_of_any_bytes_is_an_error_or_extractions_never_a_panic() {
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let samples: [&[u8]; 6] = [
-            b"",
-            b"[]",
-            b"{}",
-            b"{\"subQuestionId\":\"sq-1\",\"claims\":[],\"unsourcedClaims\":0}",
-            b"[{\"subQuestionId\":\"sq-1\",\"claims\":[{}],\"unsourcedClaims\":-1}]",
-            b"{\"subQuestionId\":\"sq-1\",\"claims\":[],\"unsourcedClaims\":0,\"extra\":1}",
-        ];
-        let ok = parse_extractions(samples[3], "t", "sq-1").unwrap();
-        assert_eq!(ok.len(), 1);
-        for s in &samples[..3] {
-            assert!(parse_extractions(s, "t", "sq-1").is_err());
-        }
-        for s in &samples[4..] {
-            assert!(parse_extractions(s, "t", "sq-1").is_err());
-        }
-        for _ in 0..500 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let base = samples[(seed % 6) as usize];
-            let mut bytes = base.to_vec();
-            if !bytes.is_empty() {
-                let at = (seed >> 8) as usize % bytes.len();
-                bytes[at] = (seed >> 24) as u8;
-                bytes.truncate(((seed >> 32) as usize % bytes.len()) + 1);
-            }
-            let _ = parse_extractions(&bytes, "t", "sq-1");
-        }
-    }
 }
