@@ -110,7 +110,7 @@ pub enum OpenError {
     #[error("{0}")]
     Policy(#[from] PolicyErrors),
     /// The `network:` section is invalid.
-    #[error("{file}: network.{path}: {message}")]
+    #[error("{file}: network{}: {message}", key_suffix(path))]
     Network {
         /// The policy file.
         file: String,
@@ -130,6 +130,15 @@ pub enum OpenError {
     /// The evidence store could not be opened (I/O).
     #[error("evidence store: {0}")]
     Store(#[from] sgw_store::StoreError),
+}
+
+/// `.key` after `network`, nothing when the whole section is at fault.
+fn key_suffix(path: &str) -> String {
+    if path.is_empty() || path == "." {
+        String::new()
+    } else {
+        format!(".{path}")
+    }
 }
 
 impl OpenError {
@@ -195,10 +204,16 @@ pub fn load_policy_or_default(path: Option<&Path>) -> Result<(Policy, Vec<Warnin
 /// `network:` section (the defaults without one). Hand it to
 /// [`build_with_fetcher`] to share it, or fetch with it directly.
 pub fn fetcher(policy: &Policy) -> Result<Fetcher, OpenError> {
-    Fetcher::new(network_config(policy)?).map_err(|e| OpenError::Network {
-        file: policy_file(policy),
-        path: String::new(),
-        message: e.to_string(),
+    Fetcher::new(network_config(policy)?).map_err(|e| {
+        let (path, message) = match e {
+            sgw_fetch::ConfigError::Invalid { field, message } => (field.to_string(), message),
+            e => (String::new(), e.to_string()),
+        };
+        OpenError::Network {
+            file: policy_file(policy),
+            path,
+            message,
+        }
     })
 }
 

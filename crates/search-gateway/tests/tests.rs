@@ -136,3 +136,20 @@ async fn a_bad_network_section_names_its_key() {
         assert!(err.contains(key) && err.contains(line), "{err}");
     }
 }
+
+#[test]
+fn a_network_error_names_its_key_or_the_whole_section() {
+    let (mut policy, _) = search_gateway::parse_policy(b"version: 1\nname: t\n", "p.yaml").unwrap();
+    policy.origin = Some("p.yaml".into());
+    // The whole section at fault: no key after `network`.
+    policy.network = Some(serde_json::json!(5));
+    let whole = search_gateway::fetcher(&policy).unwrap_err().to_string();
+    assert!(
+        whole.starts_with("p.yaml: network: invalid type"),
+        "{whole}"
+    );
+    // One key at fault (a value `Fetcher::new` refuses): named once.
+    policy.network = Some(serde_json::json!({"user_agent": ""}));
+    let key = search_gateway::fetcher(&policy).unwrap_err().to_string();
+    assert_eq!(key, "p.yaml: network.user_agent: must not be empty");
+}
