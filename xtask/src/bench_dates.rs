@@ -120,21 +120,8 @@ pub fn table() -> Result<String> {
         "--example",
         "bench_dates",
     ])?;
-    let exe = root.join("target/release/examples/bench_dates");
-    let out = Command::new(&exe)
-        .arg(&dir)
-        .output()
-        .with_context(|| format!("cannot run {}", exe.display()))?;
-    if !out.status.success() {
-        bail!(
-            "{} failed: {}",
-            exe.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let ours: Value = serde_json::from_slice(&out.stdout)
-        .with_context(|| format!("{} printed no JSON", exe.display()))?;
-    std::fs::write(out_dir.join("sgw.json"), &out.stdout)?;
+    let (ours, printed) = crate::example_json(&root, "bench_dates", &dir)?;
+    std::fs::write(out_dir.join("sgw.json"), &printed)?;
     let ours = ours
         .as_object()
         .context("bench_dates output not an object")?;

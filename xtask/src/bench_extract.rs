@@ -402,20 +402,7 @@ fn f1(p: f64, r: f64) -> f64 {
 /// The output of our `bench` example on every page of `dir` (page id →
 /// `{text, authors, ms}`); it must have been built (`run` builds it).
 pub(crate) fn our_outputs(root: &Path, dir: &Path) -> Result<Value> {
-    let exe = root.join("target/release/examples/bench");
-    let out = Command::new(&exe)
-        .arg(dir)
-        .output()
-        .with_context(|| format!("cannot run {}", exe.display()))?;
-    if !out.status.success() {
-        bail!(
-            "{} failed: {}",
-            exe.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    serde_json::from_slice(&out.stdout)
-        .with_context(|| format!("{} printed no JSON", exe.display()))
+    Ok(crate::example_json(root, "bench", dir)?.0)
 }
 
 /// Our failures, one per line, for looking at causes (not for tuning to pages).

@@ -77,6 +77,26 @@ pub fn cargo(args: &[&str]) -> Result<()> {
     Ok(())
 }
 
+/// Runs the release build of the example `name` (built beforehand) on the
+/// corpus folder `dir`: the JSON it prints, parsed, and as printed.
+pub fn example_json(root: &Path, name: &str, dir: &Path) -> Result<(serde_json::Value, Vec<u8>)> {
+    let exe = root.join("target/release/examples").join(name);
+    let out = Command::new(&exe)
+        .arg(dir)
+        .output()
+        .with_context(|| format!("cannot run {}", exe.display()))?;
+    if !out.status.success() {
+        bail!(
+            "{} failed: {}",
+            exe.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let json = serde_json::from_slice(&out.stdout)
+        .with_context(|| format!("{} printed no JSON", exe.display()))?;
+    Ok((json, out.stdout))
+}
+
 fn ci() -> Result<()> {
     cargo(&["fmt", "--all", "--check"])?;
     cargo(&[

@@ -19,6 +19,22 @@ pub const STOP_WORDS: &[&str] = &[
     "which", "who", "why", "will", "with", "would", "you", "your",
 ];
 
+/// English month names, January first (`MONTHS[m - 1]` is month `m`).
+pub const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
 /// Whether a normalized (lower-case) word is a stop word.
 pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.binary_search(&word).is_ok()

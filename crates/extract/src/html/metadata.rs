@@ -361,20 +361,10 @@ const ROLE_WORDS: &[&str] = &[
     "mba",
 ];
 
-/// Month and weekday names (English, German, their English abbreviations)
-/// that start the date after a byline's names.
+/// Besides the English month names (but `May`, a name too: "Theresa May"),
+/// the words that start the date after a byline's names: English
+/// abbreviations, weekdays, German months and weekdays. See [`date_words`].
 const DATE_WORDS: &[&str] = &[
-    "January",
-    "February",
-    "March",
-    "April",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
     "Jan.",
     "Feb.",
     "Mar.",
@@ -409,6 +399,16 @@ const DATE_WORDS: &[&str] = &[
     "Samstag",
     "Sonntag",
 ];
+
+/// Month and weekday names (English, German, their English abbreviations)
+/// that start the date after a byline's names.
+fn date_words() -> impl Iterator<Item = &'static str> {
+    sgw_text::MONTHS
+        .iter()
+        .copied()
+        .filter(|m| *m != "May")
+        .chain(DATE_WORDS.iter().copied())
+}
 
 /// English month abbreviations (without the full stop).
 const MONTH_ABBREVIATIONS: &[&str] = &[
@@ -531,7 +531,7 @@ fn split_authors(s: &str) -> Vec<String> {
     if let Some(p) = glued_outlet(s) {
         end = end.min(p);
     }
-    for word in DATE_WORDS {
+    for word in date_words() {
         if let Some(p) = s.find(&format!(" {word}")) {
             end = end.min(p);
         }
@@ -589,7 +589,7 @@ fn split_authors(s: &str) -> Vec<String> {
                 && !p.contains(['!', '?', '"', '“', '”', '«', '»'])
                 && p.chars().next().is_some_and(|c| !c.is_lowercase())
                 && p.chars().filter(|c| c.is_alphabetic()).count() >= 3
-                && !DATE_WORDS.iter().any(|d| p.eq_ignore_ascii_case(d.trim()))
+                && !date_words().any(|d| p.eq_ignore_ascii_case(d.trim()))
                 && !p.split_whitespace().any(|w| {
                     let w = w.trim_matches(|c: char| !c.is_alphanumeric());
                     FIRM_WORDS.iter().any(|f| w.eq_ignore_ascii_case(f))

@@ -505,7 +505,10 @@ pub fn surface_forms(value: &str) -> Vec<String> {
             return out;
         };
         out.push(format!("{d}.{m}.{y}"));
-        out.push(format!("{di} {} {y}", render::MONTHS[mi.clamp(1, 12) - 1]));
+        out.push(format!(
+            "{di} {} {y}",
+            sgw_text::MONTHS[mi.clamp(1, 12) - 1]
+        ));
         return out;
     }
     let Ok(n) = amount.parse::<f64>() else {

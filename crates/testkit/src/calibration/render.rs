@@ -268,22 +268,6 @@ fn blog(site: &Site, page: &Page) -> String {
     html
 }
 
-/// English month names, January first.
-pub(super) const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
 /// `2026-11-14` → `14 November 2026`.
 pub fn human_date(iso: &str) -> String {
     let parts: Vec<&str> = iso.split('-').collect();
@@ -291,7 +275,7 @@ pub fn human_date(iso: &str) -> String {
         [y, m, d] => {
             let m: usize = m.parse().unwrap_or(1);
             let d: u32 = d.parse().unwrap_or(1);
-            format!("{d} {} {y}", MONTHS[m.clamp(1, 12) - 1])
+            format!("{d} {} {y}", sgw_text::MONTHS[m.clamp(1, 12) - 1])
         }
         _ => iso.to_string(),
     }
