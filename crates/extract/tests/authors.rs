@@ -5,6 +5,13 @@ use sgw_extract::{Url, extract};
 
 const BODY: &str = "<p>The body of the page, long enough to be read as its main text, with commas, words and a full stop.</p>";
 
+/// A page whose only byline is `<meta name="author" content="{byline}">`.
+fn meta_author_page(byline: &str) -> String {
+    format!(
+        r#"<html><head><meta name="author" content="{byline}"></head><body>{BODY}</body></html>"#
+    )
+}
+
 fn authors(page: &str, url: Option<&str>) -> Vec<String> {
     let url = url.map(|u| Url::parse(u).unwrap());
     extract(page.as_bytes(), Some("text/html"), url.as_ref())
@@ -86,9 +93,7 @@ fn desks_and_admin_are_not_names() {
         "Web Desk",
         "News Team",
     ] {
-        let page = format!(
-            r#"<html><head><meta name="author" content="{name}"></head><body>{BODY}</body></html>"#
-        );
+        let page = meta_author_page(name);
         assert!(authors(&page, None).is_empty(), "{name}");
     }
 }
@@ -196,9 +201,7 @@ fn a_place_or_outlet_after_the_byline_is_not_an_author() {
         ("Jane Roe, John Doe", &["Jane Roe", "John Doe"][..]),
         ("Jane Roe and Cher", &["Jane Roe", "Cher"][..]),
     ] {
-        let page = format!(
-            r#"<html><head><meta name="author" content="{byline}"></head><body>{BODY}</body></html>"#
-        );
+        let page = meta_author_page(byline);
         assert_eq!(authors(&page, None), want, "{byline}");
     }
 }
@@ -212,9 +215,7 @@ fn wire_agencies_are_not_authors() {
         "PTI",
         "Agencies",
     ] {
-        let page = format!(
-            r#"<html><head><meta name="author" content="{byline}"></head><body>{BODY}</body></html>"#
-        );
+        let page = meta_author_page(byline);
         assert!(authors(&page, None).is_empty(), "{byline}");
     }
     // A reporter of an agency is the author; the agency is not.
