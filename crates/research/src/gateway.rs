@@ -10,8 +10,12 @@
 //!   every quote must be a verbatim substring of the source's evidence text; a run
 //!   more than 10% unsourced stamps the session `aborted`.
 //! * [`resolve_gate`] — a person supplied the evidence; the gate is `resolved`.
+//! * [`resolve_gate_with_evidence`] — the evidence goes to the gateway first, then
+//!   the gate is `resolved` and the evidence becomes a source of its sub-question.
 
-use crate::backend::{Backend, GatewayOptions, GatewayReport};
+use crate::backend::{
+    Backend, EvidenceInput, GateEvidence, GatewayOptions, GatewayReport, StoredSubmission,
+};
 use crate::error::{Error, Result};
 use crate::model::*;
 use crate::ops::{GateInput, build_gates};
@@ -502,6 +506,120 @@ pub fn resolve_gate(
         let out = gate.clone();
         txn.write_gates(&gates)?;
         Ok(out)
+    })
+}
+
+/// What [`resolve_gate_with_evidence`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateResolution {
+    /// The gate, now `resolved`.
+    pub gate: Gate,
+    /// The evidence record the gateway stored.
+    pub evidence: StoredSubmission,
+    /// The source the evidence became, when the gate belongs to a sub-question of
+    /// a session still open (`s<N>-<k>`, `userSupplied`).
+    pub source_id: Option<String>,
+}
+
+impl EvidenceInput {
+    /// How the evidence came in, for notes: `pasted text`, `file PATH`, `URL U`.
+    pub fn describe(&self) -> String {
+        match self {
+            EvidenceInput::Text(_) => "pasted text".to_string(),
+            EvidenceInput::File(p) => format!("file {}", p.display()),
+            EvidenceInput::Url(u) => format!("URL {u}"),
+        }
+    }
+}
+
+/// A person hands in `input` to clear gate `gate_id` of session `id`: `backend`
+/// stores it as the gateway's user-supplied evidence (answering the gate's
+/// sub-question, else the session question), the gate is marked `resolved` with
+/// `note` (default: how it came in and the gateway request), and the evidence
+/// becomes a citable source of the gate's sub-question while the session is open.
+/// An unknown or already resolved gate fails before the backend is asked.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve_gate_with_evidence(
+    store: &Store,
+    id: &str,
+    gate_id: &str,
+    input: &EvidenceInput,
+    note: Option<&str>,
+    backend: &dyn Backend,
+    options: &GatewayOptions,
+    now: Timestamp,
+) -> Result<GateResolution> {
+    validate::gate_id(gate_id).map_err(Error::from)?;
+    let manifest = store.read_manifest(id)?;
+    let plan = store.read_plan(id)?;
+    let gate = store
+        .read_gates(id)?
+        .gates
+        .into_iter()
+        .find(|g| g.gate_id == gate_id)
+        .ok_or_else(|| Error::NotFound(format!("no gate {gate_id} in session {id}")))?;
+    if gate.status == GateStatus::Resolved {
+        return Err(Error::Operational(format!(
+            "gate {gate_id} is already resolved"
+        )));
+    }
+    let query = gate
+        .sub_question_id
+        .as_deref()
+        .and_then(|sq| plan.sub_questions.iter().find(|s| s.id == sq))
+        .map(|s| s.text.clone())
+        .unwrap_or_else(|| manifest.question.clone());
+    let evidence = backend.submit_evidence(
+        options,
+        &GateEvidence {
+            session_id: id,
+            gate_id,
+            url: &gate.url,
+            gate_type: &gate.gate_type,
+            query: &query,
+            input,
+            now,
+        },
+    )?;
+    let how = input.describe();
+    let default_note = format!("{how} via gateway request {}", evidence.request_id);
+    let resolved = resolve_gate(
+        store,
+        id,
+        gate_id,
+        Some(&evidence.evidence_id),
+        Some(note.unwrap_or(&default_note)),
+        now,
+    )
+    .map_err(|e| {
+        Error::Operational(format!(
+            "evidence {} was stored by the gateway, but the gate could not be marked: {e}",
+            evidence.evidence_id
+        ))
+    })?;
+    let mut source_id = None;
+    if let Some(sq) = &gate.sub_question_id
+        && !manifest.status.is_terminal()
+        && plan.sub_questions.iter().any(|s| &s.id == sq)
+    {
+        let outcome = SearchOutcome {
+            kept: vec![KeptSource {
+                url: gate.url.clone(),
+                title: evidence.title.clone(),
+                tier: "USER_SUPPLIED_EVIDENCE".into(),
+                snippet: format!("supplied by a person to clear gate {gate_id} ({how})"),
+                evidence_id: evidence.evidence_id.clone(),
+                publisher: None,
+            }],
+            gated: Vec::new(),
+        };
+        let rec = record_search(store, id, sq, &outcome, now)?;
+        source_id = rec.source_ids.into_iter().next();
+    }
+    Ok(GateResolution {
+        gate: resolved,
+        evidence,
+        source_id,
     })
 }
 

@@ -20,9 +20,10 @@ pub use backend::{
 };
 pub use error::{Error, Result};
 pub use gateway::{
-    EvidenceTexts, ExtractedClaim, Extraction, GatedUrl, KeptSource, RecordedSearch, RunOutcome,
-    SearchOutcome, SearchRequest, SubQuestionSearch, parse_extractions, quality_for_tier,
-    record_extractions, record_search, resolve_gate, search_sub_question,
+    EvidenceTexts, ExtractedClaim, Extraction, GateResolution, GatedUrl, KeptSource,
+    RecordedSearch, RunOutcome, SearchOutcome, SearchRequest, SubQuestionSearch, parse_extractions,
+    quality_for_tier, record_extractions, record_search, resolve_gate, resolve_gate_with_evidence,
+    search_sub_question,
 };
 pub use model::*;
 pub use store::{Session, Store};

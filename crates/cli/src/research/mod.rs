@@ -19,11 +19,11 @@ use sgw_research::ops::{self, NewSession, PruneFilter};
 use sgw_research::promote::{self, Promotion};
 use sgw_research::store::{Reference, Store};
 use sgw_research::{
-    Backend, Error, EvidenceInput, ExtractRequest, GateEvidence, GatewayOptions, Result,
+    Backend, Error, EvidenceInput, ExtractRequest, GateResolution, GatewayOptions, Result,
 };
 use sgw_research::{
-    KeptSource, SearchOutcome, SubQuestionSearch, parse_extractions, record_extractions,
-    record_search, resolve_gate, search_sub_question,
+    SubQuestionSearch, parse_extractions, record_extractions, resolve_gate_with_evidence,
+    search_sub_question,
 };
 use sgw_research::{format, reference, root, validate};
 use std::collections::HashMap;
@@ -1041,79 +1041,21 @@ fn cmd_resolve(
         }
     };
     let store = env.store()?;
-    let manifest = store.read_manifest(id)?;
-    let plan = store.read_plan(id)?;
-    let gate = store
-        .read_gates(id)?
-        .gates
-        .into_iter()
-        .find(|g| &g.gate_id == gate_id)
-        .ok_or_else(|| Error::NotFound(format!("no gate {gate_id} in session {id}")))?;
-    if gate.status == GateStatus::Resolved {
-        return Err(Error::Operational(format!(
-            "gate {gate_id} is already resolved"
-        )));
-    }
-    let query = gate
-        .sub_question_id
-        .as_deref()
-        .and_then(|sq| plan.sub_questions.iter().find(|s| s.id == sq))
-        .map(|s| s.text.clone())
-        .unwrap_or_else(|| manifest.question.clone());
     let backend = need_backend(backend, "gates --resolve")?;
-    let stored = backend.submit_evidence(
-        &a.gateway.options(),
-        &GateEvidence {
-            session_id: id,
-            gate_id,
-            url: &gate.url,
-            gate_type: &gate.gate_type,
-            query: &query,
-            input: &input,
-            now: env.now,
-        },
-    )?;
-    let how = match &input {
-        EvidenceInput::Text(_) => "pasted text".to_string(),
-        EvidenceInput::File(p) => format!("file {}", p.display()),
-        EvidenceInput::Url(u) => format!("URL {u}"),
-    };
-    let default_note = format!("{how} via gateway request {}", stored.request_id);
-    let note_text = a.note.clone().unwrap_or(default_note);
-    let resolved = resolve_gate(
+    let GateResolution {
+        gate: resolved,
+        evidence: stored,
+        source_id,
+    } = resolve_gate_with_evidence(
         &store,
         id,
         gate_id,
-        Some(&stored.evidence_id),
-        Some(&note_text),
+        &input,
+        a.note.as_deref(),
+        backend,
+        &a.gateway.options(),
         env.now,
-    )
-    .map_err(|e| {
-        Error::Operational(format!(
-            "evidence {} was stored by the gateway, but the gate could not be marked: {e}",
-            stored.evidence_id
-        ))
-    })?;
-    // The evidence becomes a citable source of the gate's sub-question.
-    let mut source_id = None;
-    if let Some(sq) = &gate.sub_question_id
-        && !manifest.status.is_terminal()
-        && plan.sub_questions.iter().any(|s| &s.id == sq)
-    {
-        let outcome = SearchOutcome {
-            kept: vec![KeptSource {
-                url: gate.url.clone(),
-                title: stored.title.clone(),
-                tier: "USER_SUPPLIED_EVIDENCE".into(),
-                snippet: format!("supplied by a person to clear gate {gate_id} ({how})"),
-                evidence_id: stored.evidence_id.clone(),
-                publisher: None,
-            }],
-            gated: Vec::new(),
-        };
-        let rec = record_search(&store, id, sq, &outcome, env.now)?;
-        source_id = rec.source_ids.into_iter().next();
-    }
+    )?;
     if a.json {
         out_json(
             io,
@@ -1129,7 +1071,7 @@ fn cmd_resolve(
             "resolved {gate_id} ({}) with {} [{} chars, gateway request {}]\n",
             resolved.url, stored.evidence_id, stored.text_chars, stored.request_id
         );
-        if let (Some(s), Some(sq)) = (&source_id, &gate.sub_question_id) {
+        if let (Some(s), Some(sq)) = (&source_id, &resolved.sub_question_id) {
             t.push_str(&format!("recorded as source {s} of {sq} (userSupplied)\n"));
         }
         out(io, &t)?;
