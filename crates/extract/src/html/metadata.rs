@@ -704,18 +704,38 @@ fn place_or_outlet(part: &str) -> bool {
 /// after a first word (a capital inside a name, "McGrath", "DiBiase", is
 /// not one, nor is a brand written in one word, "AppleInsider").
 fn glued_outlet(s: &str) -> Option<usize> {
+    // One pass: whether a first word has ended, and at most one word's worth
+    // of letters read at each capital (a long run of glued letters must not
+    // make this quadratic).
+    let longest = ORGANIZATION_WORDS
+        .iter()
+        .map(|w| w.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut prev_lower = false;
+    let mut in_word = false;
+    let mut after_first_word = false;
     for (i, c) in s.char_indices() {
         // Only after a first word: a one-word brand ("AppleInsider") is not a byline.
-        if prev_lower && c.is_uppercase() && s[..i].trim_start().contains(char::is_whitespace) {
-            let word: String = s[i..]
+        if prev_lower && c.is_uppercase() && after_first_word {
+            let mut word = String::new();
+            let mut letters = 0;
+            for c in s[i..]
                 .chars()
                 .take_while(|c| c.is_alphabetic())
-                .flat_map(char::to_lowercase)
-                .collect();
-            if word.chars().count() >= 4 && ORGANIZATION_WORDS.contains(&word.as_str()) {
+                .take(longest + 1)
+            {
+                word.extend(c.to_lowercase());
+                letters += 1;
+            }
+            if letters >= 4 && letters <= longest && ORGANIZATION_WORDS.contains(&word.as_str()) {
                 return Some(i);
             }
+        }
+        if c.is_whitespace() {
+            after_first_word |= in_word;
+        } else {
+            in_word = true;
         }
         prev_lower = c.is_lowercase();
     }
