@@ -140,6 +140,15 @@ impl From<IngestError> for CliError {
     }
 }
 
+impl From<search_gateway::evidence::SubmitError> for CliError {
+    fn from(e: search_gateway::evidence::SubmitError) -> CliError {
+        match e {
+            search_gateway::evidence::SubmitError::Network(e) => e.into(),
+            search_gateway::evidence::SubmitError::Ingest(e) => e.into(),
+        }
+    }
+}
+
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

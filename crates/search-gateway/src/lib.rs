@@ -2,6 +2,8 @@
 #![warn(missing_docs)]
 
 mod analyzer;
+#[cfg(feature = "human-intake")]
+pub mod evidence;
 mod features;
 
 pub use features::feature_of;
@@ -198,6 +200,15 @@ pub fn load_policy_or_default(path: Option<&Path>) -> Result<(Policy, Vec<Warnin
         Some(path) => load_policy(path),
         None => default_policy(),
     }
+}
+
+/// The cache key a gateway built from `policy` gives `request` (the
+/// planner's topic rules decide its topic), without building a gateway.
+pub fn cache_key(policy: &Policy, request: &SearchRequest) -> CacheKey {
+    CacheKey::new(
+        request,
+        &sgw_orchestrator::Planner::new(policy).topic(request),
+    )
 }
 
 /// The network layer a gateway built from `policy` uses: the policy's

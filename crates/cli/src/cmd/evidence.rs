@@ -201,19 +201,19 @@ pub async fn run(args: Args) -> CliResult {
             if matches!(input, Input::File(_)) {
                 options.transcription = text;
             }
-            let fetcher =
-                search_gateway::fetcher(&policy).map_err(|e| CliError::Usage(e.to_string()))?;
-            let mut submission = ingest::ingest(&input, &fetcher, &options)
+            let submission = search_gateway::evidence::ingest_evidence(&policy, &input, &options)
                 .await
                 .map_err(CliError::from)?;
-            let now = jiff::Timestamp::now();
-            submission.evidence.evidence_id = Some(sgw_store::new_evidence_id());
-            let result = sgw_orchestrator::user_evidence_result(&policy, &submission.evidence, now);
             let evidence = submission.evidence.clone();
-            let resolved = store
-                .resolve_request(&request_id, submission, result, now)
-                .await
-                .map_err(CliError::from)?;
+            let resolved = search_gateway::evidence::resolve_with_evidence(
+                &policy,
+                &store,
+                &request_id,
+                submission,
+                jiff::Timestamp::now(),
+            )
+            .await
+            .map_err(CliError::from)?;
             let evidence_id = resolved.evidence_id.clone().unwrap_or_default();
             if json {
                 print_json(&serde_json::json!({

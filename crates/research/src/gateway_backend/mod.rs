@@ -28,10 +28,10 @@ use crate::gateway::{
     EvidenceTexts, Extraction, GatedUrl, KeptSource, SearchOutcome, SearchRequest,
 };
 use claims::one_line;
+use search_gateway::evidence::SubmitError;
 use search_gateway::{Gateway, OpenOptions, Policy};
-use sgw_contract::{CacheKey, SearchResult};
+use sgw_contract::SearchResult;
 use sgw_extract::Url;
-use sgw_orchestrator::Planner;
 use sgw_provider_human_intake::ingest::{self, IngestError, Input};
 use sgw_store::{BlockedUrl, GateType, NewHumanRequest, RequestStatus, Store, Submission};
 use std::collections::HashMap;
@@ -283,10 +283,12 @@ async fn submission_of(
     if !matches!(input, Input::Url(_)) {
         options.source_url = Some(gated_url);
     }
-    let fetcher = search_gateway::fetcher(policy).map_err(open_error)?;
-    ingest::ingest(&input, &fetcher, &options)
+    search_gateway::evidence::ingest_evidence(policy, &input, &options)
         .await
-        .map_err(backend_error)
+        .map_err(|e| match e {
+            SubmitError::Network(e) => open_error(e),
+            SubmitError::Ingest(e) => backend_error(e),
+        })
 }
 
 /// An ingestion error at its exit code (1 usage, 2 operational, 3 I/O).
@@ -308,7 +310,7 @@ async fn submit(
     let title = submission.evidence.title.clone();
     // The cache key the gateway gives this query (its planner's topic rules decide the topic).
     let query = sgw_contract::SearchRequest::new(gate.query.to_string());
-    let key = CacheKey::new(&query, &Planner::new(&policy).topic(&query));
+    let key = search_gateway::cache_key(&policy, &query);
     let store = open_store(options, &policy).await?;
     let now = gate.now;
     // Reuse the gateway's open request for this URL (or this query), else open one.
@@ -345,13 +347,15 @@ async fn submit(
                 .id
         }
     };
-    let mut submission = submission;
-    submission.evidence.evidence_id = Some(sgw_store::new_evidence_id());
-    let result = sgw_orchestrator::user_evidence_result(&policy, &submission.evidence, now);
-    let resolved = store
-        .resolve_request(&request_id, submission, result, now)
-        .await
-        .map_err(store_error)?;
+    let resolved = search_gateway::evidence::resolve_with_evidence(
+        &policy,
+        &store,
+        &request_id,
+        submission,
+        now,
+    )
+    .await
+    .map_err(store_error)?;
     store.close().await;
     let evidence_id = resolved.evidence_id.ok_or_else(|| {
         BackendError::Io(format!(
