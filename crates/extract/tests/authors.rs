@@ -237,3 +237,17 @@ fn a_byline_running_into_the_papers_name_is_cut() {
     );
     assert_eq!(authors(&page, None), ["Gareth McGrath", "Isabella DiBiase"]);
 }
+
+#[test]
+fn a_long_author_list_is_cut_at_fifty_names_in_page_order() {
+    // Distinct names without digits (a digit ends a byline): "Jo Kaa", "Jo Kab", …
+    let names: Vec<String> = (0..300)
+        .map(|i: u32| {
+            let letter = |n: u32| char::from(b'a' + (n % 26) as u8);
+            format!("Jo K{}{}", letter(i / 26), letter(i))
+        })
+        .collect();
+    let found = authors(&meta_author_page(&names.join(", ")), None);
+    assert_eq!(found.len(), 50, "{found:?}");
+    assert_eq!(found, names[..50]);
+}

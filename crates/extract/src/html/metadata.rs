@@ -537,6 +537,14 @@ fn split_authors(s: &str) -> Vec<String> {
         }
     }
     let s = &s[..end];
+    // Fifty names fit in a few kilobytes: a longer byline is read up to its
+    // last separator before that, so a hostile one costs no more.
+    let s = if s.len() > MAX_BYLINE_BYTES {
+        let cut = crate::passages::floor_boundary(s, MAX_BYLINE_BYTES);
+        &s[..s[..cut].rfind([',', ';']).unwrap_or(cut)]
+    } else {
+        s
+    };
     // E-mail addresses and handles are not names.
     let s: String = s
         .split(' ')
@@ -606,15 +614,27 @@ fn split_authors(s: &str) -> Vec<String> {
     // York", "Jane Doe, The Washington Post", "Jane Doe, CNN"), not another
     // author.
     let mut out: Vec<String> = Vec::new();
+    let mut full_name_before = false;
     for (n, after_comma) in names {
-        let full_name_before = out.iter().any(|o| o.split_whitespace().count() >= 2);
         if after_comma && full_name_before && place_or_outlet(&n) {
             continue;
         }
+        full_name_before |= n.split_whitespace().count() >= 2;
         out.push(n);
+        if out.len() == MAX_AUTHORS {
+            break;
+        }
     }
     out
 }
+
+/// The most names a page's authors are read as: a long author list on a
+/// paper is cut here, and a hostile page's thousands of "names" cost no more
+/// than this many.
+const MAX_AUTHORS: usize = 50;
+
+/// The longest byline read for names (see [`split_authors`]).
+const MAX_BYLINE_BYTES: usize = 4096;
 
 /// Wire agencies and their desks: they carry a story, they are not its
 /// author (matched as a whole part, a leading "The" ignored; "AFP/Reuters"
@@ -780,6 +800,9 @@ fn authors(dom: &Dom, url: Option<&Url>, ld: &[String], publisher: Option<&str>)
                     || (!n.contains(' ') && host.len() >= 4 && host.contains(&key)));
             if !site && !out.iter().any(|x| x.eq_ignore_ascii_case(&n)) {
                 out.push(n);
+                if out.len() == MAX_AUTHORS {
+                    break;
+                }
             }
         }
         out
