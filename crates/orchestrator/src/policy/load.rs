@@ -7,6 +7,10 @@ use std::path::Path;
 /// Policies larger than this are refused before parsing.
 pub const MAX_POLICY_BYTES: usize = 1 << 20;
 
+/// At most this many problems of one policy are reported (with their lines);
+/// the rest are counted in one last entry.
+pub const MAX_REPORTED_ERRORS: usize = 50;
+
 /// One problem in a policy file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PolicyError {
@@ -149,17 +153,31 @@ impl Policy {
             PolicyErrors::one(file, path, line, message)
         })?;
         let warnings = super::validate::validate(&policy, kinds).map_err(|errors| {
-            PolicyErrors(
-                errors
-                    .into_iter()
-                    .map(|(path, message)| PolicyError {
-                        file: file.map(str::to_string),
-                        line: locate(text, &path),
-                        path: Some(path),
-                        message,
-                    })
-                    .collect(),
-            )
+            let total = errors.len();
+            // Each line lookup reads the file: report (and locate) the first
+            // ones only, so a policy with thousands of bad entries fails fast.
+            let mut reported: Vec<PolicyError> = errors
+                .into_iter()
+                .take(MAX_REPORTED_ERRORS)
+                .map(|(path, message)| PolicyError {
+                    file: file.map(str::to_string),
+                    line: locate(text, &path),
+                    path: Some(path),
+                    message,
+                })
+                .collect();
+            if total > MAX_REPORTED_ERRORS {
+                reported.push(PolicyError {
+                    file: file.map(str::to_string),
+                    path: None,
+                    line: None,
+                    message: format!(
+                        "{} more problems not shown (fix the ones above first)",
+                        total - MAX_REPORTED_ERRORS
+                    ),
+                });
+            }
+            PolicyErrors(reported)
         })?;
         Ok((policy, warnings))
     }
@@ -343,6 +361,8 @@ pub(crate) fn locate(text: &str, path: &str) -> Option<usize> {
 
 /// The line index and key column of `key:` at or below `min_indent`, from line `from`.
 fn find_key(lines: &[&str], from: usize, min_indent: usize, key: &str) -> Option<(usize, usize)> {
+    let double_quoted = format!("\"{key}\"");
+    let single_quoted = format!("'{key}'");
     (from..lines.len()).find_map(|i| {
         let line = lines[i];
         let stripped = line.trim_start();
@@ -352,10 +372,10 @@ fn find_key(lines: &[&str], from: usize, min_indent: usize, key: &str) -> Option
         let colon_after = |r: &str| r.trim_start().starts_with(':');
         let key_matches = trimmed.strip_prefix(key).is_some_and(colon_after)
             || trimmed
-                .strip_prefix(&format!("\"{key}\""))
+                .strip_prefix(double_quoted.as_str())
                 .is_some_and(colon_after)
             || trimmed
-                .strip_prefix(&format!("'{key}'"))
+                .strip_prefix(single_quoted.as_str())
                 .is_some_and(colon_after);
         (indent >= min_indent && key_matches).then_some((i, indent))
     })
@@ -391,7 +411,35 @@ fn split_path(path: &str) -> Vec<Segment> {
 
 #[cfg(test)]
 mod tests {
-    use super::locate;
+    use super::{MAX_REPORTED_ERRORS, Policy, locate};
+
+    #[test]
+    fn thousands_of_bad_entries_report_the_first_ones_and_count_the_rest() {
+        // Each reported problem is located by reading the file, so reporting
+        // all of them made a 55 KB policy of 2 000 bad entries take seconds
+        // (a fuzz timeout): the report stops at MAX_REPORTED_ERRORS.
+        let mut yaml = String::from(
+            "version: 1\nname: many\nfallback_chain: [search_engine_provider]\nproviders:\n  search_engine_provider:\n",
+        );
+        for _ in 0..2_000 {
+            yaml.push_str("    - kind: no-such-kind\n");
+        }
+        let errors = Policy::from_bytes(yaml.as_bytes(), Some("many.yaml"), &["searxng"])
+            .expect_err("unknown kinds are errors")
+            .0;
+        assert_eq!(errors.len(), MAX_REPORTED_ERRORS + 1);
+        assert_eq!(errors[0].line, Some(6), "{}", errors[0]);
+        let last = errors.last().unwrap();
+        assert!(last.path.is_none() && last.line.is_none(), "{last}");
+        assert!(last.message.contains("more problems not shown"), "{last}");
+        let shown_and_counted: usize = last
+            .message
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("the count of the rest");
+        assert!(shown_and_counted + MAX_REPORTED_ERRORS >= 2_000, "{last}");
+    }
 
     #[test]
     fn locate_finds_nested_keys_and_list_items() {
