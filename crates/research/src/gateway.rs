@@ -14,7 +14,8 @@
 //!   the gate is `resolved` and the evidence becomes a source of its sub-question.
 
 use crate::backend::{
-    Backend, EvidenceInput, GateEvidence, GatewayOptions, GatewayReport, StoredSubmission,
+    Backend, EvidenceInput, ExtractRequest, GateEvidence, GatewayOptions, GatewayReport,
+    StoredSubmission,
 };
 use crate::error::{Error, Result};
 use crate::model::*;
@@ -621,6 +622,72 @@ pub fn resolve_gate_with_evidence(
         evidence,
         source_id,
     })
+}
+
+/// Record the findings of sub-question `sq_id` of session `id`: from `from`
+/// (an extraction run someone else did, e.g. the extractor brief's JSON read by
+/// [`parse_extractions`]), else from `backend`'s own extraction over the
+/// evidence texts of the sub-question's recorded sources. The quotes of either
+/// are checked against those texts by [`record_extractions`].
+///
+/// Fails (and writes nothing) when the sub-question is unknown, when the
+/// backend must extract but no source is recorded yet, or when none of the
+/// sources' evidence records is in the gateway's store (a different `--store`
+/// than the search used, most likely).
+pub fn extract_sub_question(
+    store: &Store,
+    id: &str,
+    sq_id: &str,
+    from: Option<Vec<Extraction>>,
+    backend: &dyn Backend,
+    options: &GatewayOptions,
+    now: Timestamp,
+) -> Result<RunOutcome> {
+    let plan = store.read_plan(id)?;
+    let sq = find_sub_question(&plan, sq_id)?;
+    let sources: Vec<Source> = store
+        .read_sources(id)?
+        .sources
+        .into_iter()
+        .filter(|s| s.sub_question_id == sq_id)
+        .collect();
+    let ids: Vec<String> = sources
+        .iter()
+        .filter_map(|s| s.evidence_id.clone())
+        .collect();
+    let texts = if ids.is_empty() {
+        HashMap::new()
+    } else {
+        backend.evidence_texts(options, &ids)?
+    };
+    let run = match from {
+        Some(run) => run,
+        None => {
+            if sources.is_empty() {
+                return Err(Error::Operational(format!(
+                    "{sq_id} has no recorded sources: run `research search {id} --sub-question {sq_id}` first"
+                )));
+            }
+            if !ids.is_empty() && texts.is_empty() {
+                return Err(Error::Operational(format!(
+                    "none of the {} evidence record(s) of {sq_id}'s sources is in the gateway evidence store{}: is it the store `research search` used (--store / the policy's store.url)?",
+                    ids.len(),
+                    options
+                        .store
+                        .as_deref()
+                        .map(|s| format!(" at {s}"))
+                        .unwrap_or_default()
+                )));
+            }
+            let request = ExtractRequest {
+                sub_question_id: sq_id,
+                sub_question_text: &sq.text,
+                sources: &sources,
+            };
+            vec![backend.extract(&request, &texts)?]
+        }
+    };
+    record_extractions(store, id, &run, &texts, now)
 }
 
 /// The extractor brief's return for sub-question `sq_id` (one object, or an

@@ -21,9 +21,9 @@ pub use backend::{
 pub use error::{Error, Result};
 pub use gateway::{
     EvidenceTexts, ExtractedClaim, Extraction, GateResolution, GatedUrl, KeptSource,
-    RecordedSearch, RunOutcome, SearchOutcome, SearchRequest, SubQuestionSearch, parse_extractions,
-    quality_for_tier, record_extractions, record_search, resolve_gate, resolve_gate_with_evidence,
-    search_sub_question,
+    RecordedSearch, RunOutcome, SearchOutcome, SearchRequest, SubQuestionSearch,
+    extract_sub_question, parse_extractions, quality_for_tier, record_extractions, record_search,
+    resolve_gate, resolve_gate_with_evidence, search_sub_question,
 };
 pub use model::*;
 pub use store::{Session, Store};

@@ -18,11 +18,9 @@ use sgw_research::model::*;
 use sgw_research::ops::{self, NewSession, PruneFilter};
 use sgw_research::promote::{self, Promotion};
 use sgw_research::store::{Reference, Store};
+use sgw_research::{Backend, Error, EvidenceInput, GateResolution, GatewayOptions, Result};
 use sgw_research::{
-    Backend, Error, EvidenceInput, ExtractRequest, GateResolution, GatewayOptions, Result,
-};
-use sgw_research::{
-    SubQuestionSearch, parse_extractions, record_extractions, resolve_gate_with_evidence,
+    SubQuestionSearch, extract_sub_question, parse_extractions, resolve_gate_with_evidence,
     search_sub_question,
 };
 use sgw_research::{format, reference, root, validate};
@@ -907,7 +905,7 @@ fn cmd_extract(
     io: &mut Io<'_>,
     backend: Option<&dyn Backend>,
 ) -> Result<u8> {
-    let (store, text) = open_sub_question(env, &a.session_id, &a.sub_question)?;
+    let (store, _) = open_sub_question(env, &a.session_id, &a.sub_question)?;
     let from = match &a.from {
         Some(path) => {
             let bytes = read_from(path, io)?;
@@ -921,52 +919,15 @@ fn cmd_extract(
         None => None,
     };
     let backend = need_backend(backend, "extract")?;
-    let sources: Vec<Source> = store
-        .read_sources(&a.session_id)?
-        .sources
-        .into_iter()
-        .filter(|s| s.sub_question_id == a.sub_question)
-        .collect();
-    let ids: Vec<String> = sources
-        .iter()
-        .filter_map(|s| s.evidence_id.clone())
-        .collect();
-    let options = a.gateway.options();
-    let texts = if ids.is_empty() {
-        HashMap::new()
-    } else {
-        backend.evidence_texts(&options, &ids)?
-    };
-    let run = match from {
-        Some(run) => run,
-        None => {
-            if sources.is_empty() {
-                return Err(Error::Operational(format!(
-                    "{} has no recorded sources: run `research search {} --sub-question {}` first",
-                    a.sub_question, a.session_id, a.sub_question
-                )));
-            }
-            if !ids.is_empty() && texts.is_empty() {
-                return Err(Error::Operational(format!(
-                    "none of the {} evidence record(s) of {}'s sources is in the gateway evidence store{}: is it the store `research search` used (--store / the policy's store.url)?",
-                    ids.len(),
-                    a.sub_question,
-                    a.gateway
-                        .store
-                        .as_deref()
-                        .map(|s| format!(" at {s}"))
-                        .unwrap_or_default()
-                )));
-            }
-            let request = ExtractRequest {
-                sub_question_id: &a.sub_question,
-                sub_question_text: &text,
-                sources: &sources,
-            };
-            vec![backend.extract(&request, &texts)?]
-        }
-    };
-    let outcome = record_extractions(&store, &a.session_id, &run, &texts, env.now)?;
+    let outcome = extract_sub_question(
+        &store,
+        &a.session_id,
+        &a.sub_question,
+        from,
+        backend,
+        &a.gateway.options(),
+        env.now,
+    )?;
     if a.json {
         out_json(
             io,

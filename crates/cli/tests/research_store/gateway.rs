@@ -499,3 +499,95 @@ fn show_renders_findings_with_flags() {
     assert!(row.contains("0/0/1"), "{row}");
     assert!(out.stdout.contains("s1-1") && out.stdout.contains("https://spec.example"));
 }
+
+/// A gateway whose evidence store holds `texts` and whose extraction quotes
+/// the first source's text whole.
+struct ExtractingGateway {
+    texts: HashMap<String, String>,
+}
+
+impl Backend for ExtractingGateway {
+    fn search(&self, _: &GatewayOptions, _: &SearchRequest) -> Result<GatewayReport, BackendError> {
+        unreachable!("these tests only extract")
+    }
+
+    fn evidence_texts(
+        &self,
+        _: &GatewayOptions,
+        ids: &[String],
+    ) -> Result<HashMap<String, String>, BackendError> {
+        Ok(ids
+            .iter()
+            .filter_map(|id| Some((id.clone(), self.texts.get(id)?.clone())))
+            .collect())
+    }
+
+    fn extract(
+        &self,
+        request: &ExtractRequest<'_>,
+        texts: &dyn EvidenceTexts,
+    ) -> Result<Extraction, BackendError> {
+        let first = &request.sources[0];
+        let quote = texts
+            .text(first.evidence_id.as_deref().unwrap())
+            .expect("the texts of the request's sources");
+        Ok(Extraction {
+            sub_question_id: request.sub_question_id.into(),
+            claims: vec![claim("c-1", &quote, &first.source_id, Importance::Central)],
+            unsourced_claims: 0,
+            notes: String::new(),
+            summary: request.sub_question_text.into(),
+        })
+    }
+
+    fn submit_evidence(
+        &self,
+        _: &GatewayOptions,
+        _: &GateEvidence<'_>,
+    ) -> Result<StoredSubmission, BackendError> {
+        unreachable!("these tests only extract")
+    }
+}
+
+#[test]
+fn extract_sub_question_runs_the_backend_over_the_recorded_sources() {
+    let (_dir, store, id) = searched();
+    let gateway = ExtractingGateway { texts: evidence() };
+    let options = GatewayOptions::default();
+    let out = extract_sub_question(&store, &id, "sq-1", None, &gateway, &options, now()).unwrap();
+    assert_eq!(out.findings.len(), 1);
+    assert_eq!(out.findings[0].claims[0].source_id, "s1-1");
+    assert_eq!(out.findings[0].confidence, Confidence::High);
+    assert_eq!(store.read_findings(&id).unwrap().len(), 1);
+}
+
+#[test]
+fn extract_sub_question_says_why_it_cannot_start() {
+    let (_dir, store, id) = searched();
+    let options = GatewayOptions {
+        store: Some("/elsewhere/evidence.db".into()),
+        ..GatewayOptions::default()
+    };
+    // Nothing searched for sq-2 yet.
+    let gateway = ExtractingGateway { texts: evidence() };
+    let err =
+        extract_sub_question(&store, &id, "sq-2", None, &gateway, &options, now()).unwrap_err();
+    assert!(
+        matches!(&err, Error::Operational(m) if m.contains("sq-2 has no recorded sources") && m.contains("research search")),
+        "{err}"
+    );
+    // The sources' evidence is not in the store the options name.
+    let empty = ExtractingGateway {
+        texts: HashMap::new(),
+    };
+    let err = extract_sub_question(&store, &id, "sq-1", None, &empty, &options, now()).unwrap_err();
+    assert!(
+        matches!(&err, Error::Operational(m) if m.contains("none of the 2 evidence record(s)") && m.contains("at /elsewhere/evidence.db")),
+        "{err}"
+    );
+    // An unknown sub-question is named.
+    let err =
+        extract_sub_question(&store, &id, "sq-9", None, &gateway, &options, now()).unwrap_err();
+    assert!(err.to_string().contains("sq-9"), "{err}");
+    assert!(store.read_findings(&id).unwrap().is_empty());
+}
