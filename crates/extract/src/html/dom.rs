@@ -371,9 +371,22 @@ impl Builder {
         id
     }
 
-    fn push_text(&mut self, raw: &str) {
+    /// Appends the text `raw`; `input_left` is how many bytes of the page
+    /// follow it (what can still become text).
+    fn push_text(&mut self, raw: &str, input_left: usize) {
         if raw.is_empty() {
             return;
+        }
+        // Grow by doubling, but never past what the rest of the page can add
+        // (text is never longer than the markup it comes from): a text-heavy
+        // page of 1 MB ends with ~1 MB of buffer, not a doubled 1.4–2 MB.
+        let text = &mut self.dom.text;
+        if text.capacity() - text.len() < raw.len() {
+            let grow = text
+                .capacity()
+                .min(raw.len() + input_left + 64)
+                .max(raw.len());
+            text.reserve_exact(grow);
         }
         let start = self.dom.text.len();
         // Decode entities, then collapse whitespace in place.
@@ -775,13 +788,14 @@ pub fn parse_upto(html: &str, limit: usize) -> Dom {
         let Some((lt, markup, after)) = next_markup(b, i) else {
             break;
         };
-        bld.push_text(&html[text_start..lt]);
+        bld.push_text(&html[text_start..lt], html.len() - lt);
         i = after;
         text_start = i;
         let name = match markup {
             Markup::Skip => continue,
             Markup::Cdata(content) => {
-                bld.push_text(&html[content]);
+                let left = html.len() - content.end;
+                bld.push_text(&html[content], left);
                 continue;
             }
             Markup::End(name) => {
@@ -831,7 +845,7 @@ pub fn parse_upto(html: &str, limit: usize) -> Dom {
         bld.start_tag(&name_buf, self_closing);
     }
     if !stopped && text_start < b.len() {
-        bld.push_text(&html[text_start..]);
+        bld.push_text(&html[text_start..], 0);
     }
     if bld.author_depth.is_some() {
         bld.finish_author();
