@@ -384,8 +384,14 @@ impl Gateway {
         let mut running: FuturesUnordered<BoxFuture<'static, Vec<ProviderRun>>> =
             FuturesUnordered::new();
         let mut running_steps: Vec<usize> = Vec::new();
+        // Hedging (`execution.hedge_after_ms`): the next step starts at
+        // `hedge_at`, `hedge` after the latest step started (at once when no
+        // step runs). Each deadline is set once, when its step starts: answers
+        // coming in meanwhile do not move it.
+        let mut hedge_at: Option<Instant> = None;
         // Patience (`execution.accept_after_ms`): once the answer so far is good
-        // enough, a better one is waited for until `accept_at` only.
+        // enough, a better one is waited for until `accept_at` only. It is set
+        // once, when the answer first reaches the level.
         let accept_after = inner
             .policy
             .execution
@@ -411,6 +417,7 @@ impl Gateway {
             if running.is_empty() {
                 let Some(&i) = steps.get(next) else { break };
                 next += 1;
+                hedge_at = hedge.map(|d| Instant::now() + d);
                 running_steps.push(i);
                 running.push(self.step_future(input.clone(), i, run.attempts.clone()));
                 continue;
@@ -420,8 +427,8 @@ impl Gateway {
                 .get(next)
                 .is_some_and(|&i| inner.chain[i].0 != ChainStep::UserSuppliedEvidenceRequest);
             let hedge_timer = async {
-                match hedge {
-                    Some(d) if can_hedge => tokio::time::sleep(d).await,
+                match hedge_at {
+                    Some(at) if can_hedge => tokio::time::sleep_until(at).await,
                     _ => futures::future::pending::<()>().await,
                 }
             };
@@ -446,6 +453,7 @@ impl Gateway {
                     let i = steps[next];
                     next += 1;
                     tracing::debug!(step = %inner.chain[i].0, "hedging: starting the next step early");
+                    hedge_at = hedge.map(|d| Instant::now() + d);
                     running_steps.push(i);
                     running.push(self.step_future(input.clone(), i, run.attempts.clone()));
                 }

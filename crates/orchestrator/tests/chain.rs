@@ -478,3 +478,191 @@ async fn the_policy_thresholds_decide_the_level() {
     assert_eq!(r.confidence, 0.95);
     assert_eq!(r.confidence_level, ConfidenceLevel::Medium);
 }
+
+/// A newspaper page (AUTHORITATIVE_MEDIA by hint): a medium answer alone.
+fn media_doc(url: &str) -> String {
+    format!(
+        "{{url: \"{url}\", title: \"Rates\", text: \"The interest rate is 4.5 percent, the paper reports.\", tier: AUTHORITATIVE_MEDIA}}"
+    )
+}
+
+/// A step that never answers within its time limit (a black-holed host).
+fn hung(counter: &str) -> String {
+    format!(
+        "{{kind: scripted, name: {counter}, timeout_ms: 2000, config: {{counter: {counter}, delay_ms: 20000, docs: [{}]}}}}",
+        doc(
+            "https://stats.example/rates",
+            "The interest rate is 4.5 percent."
+        )
+    )
+}
+
+/// Virtual time (paused clock) a search of `yaml` takes, with its result.
+async fn timed_search(yaml: &str) -> (Duration, sgw_contract::SearchResult) {
+    let gw = gateway(yaml);
+    let started = tokio::time::Instant::now();
+    let r = gw.search(&request("interest rate")).await.unwrap();
+    (started.elapsed(), r)
+}
+
+fn attempt<'a>(r: &'a sgw_contract::SearchResult, provider: &str) -> &'a sgw_contract::Attempt {
+    r.attempts
+        .iter()
+        .rev()
+        .find(|a| a.provider == provider)
+        .unwrap_or_else(|| panic!("no attempt of {provider}: {:#?}", r.attempts))
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_hung_first_step_costs_the_hedge_once_then_the_accept_window_from_the_answer() {
+    let (official, engine, mirror) = (unique("official"), unique("engine"), unique("mirror"));
+    let yaml = format!(
+        "{HEAD}execution:\n  hedge_after_ms: 300\n  accept_after_ms: 200\nproviders:\n  direct_official_adapter:\n    - {}\n  search_engine_provider:\n    - {}\n  authoritative_mirror_or_media:\n    - {}\n",
+        hung(&official),
+        provider(
+            &engine,
+            &format!(
+                ", delay_ms: 4, docs: [{}]",
+                media_doc("https://courier.example/r")
+            )
+        ),
+        provider(
+            &mirror,
+            &format!(
+                ", docs: [{}]",
+                doc(
+                    "https://ministry.example/r",
+                    "The interest rate is 4.5 percent."
+                )
+            )
+        ),
+    );
+    let (elapsed, r) = timed_search(&yaml).await;
+    // hedge (300, from the start of the hung step) + the hedged step (4) +
+    // the accept window (200, from its medium answer): not a tick more.
+    assert_eq!(elapsed, Duration::from_millis(504), "{:#?}", r.attempts);
+    assert_eq!(r.confidence_level, ConfidenceLevel::Medium, "{r:#?}");
+    assert_eq!(attempt(&r, &engine).elapsed_ms, 4);
+    let cut = attempt(&r, &official);
+    assert_eq!(cut.outcome, AttemptOutcome::Skipped);
+    assert!(
+        cut.skipped_reason
+            .as_deref()
+            .is_some_and(|s| s.contains("accept_after_ms (200 ms)")),
+        "{cut:?}"
+    );
+    // The mirror's hedge (600 ms: 300 after the hedged step started) comes
+    // after the window closed: it never ran.
+    assert_eq!(calls(&mirror), 0);
+    assert_eq!(calls(&official), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_hedge_counts_from_the_start_of_the_slow_step_not_from_the_last_answer() {
+    let (official, engine, mirror) = (unique("official"), unique("engine"), unique("mirror"));
+    let yaml = format!(
+        "{HEAD}execution:\n  hedge_after_ms: 300\n  accept_after_ms: 200\nproviders:\n  direct_official_adapter:\n    - {}\n  search_engine_provider:\n    - {}\n  authoritative_mirror_or_media:\n    - {}\n",
+        hung(&official),
+        // Answers at 350 ms, below the accept level (one blog).
+        provider(
+            &engine,
+            &format!(
+                ", delay_ms: 50, docs: [{}]",
+                doc("https://blog.example/r", "interest rate blog")
+            )
+        ),
+        provider(
+            &mirror,
+            &format!(
+                ", delay_ms: 4, docs: [{}]",
+                doc(
+                    "https://ministry.example/r",
+                    "The interest rate is 4.5 percent."
+                )
+            )
+        ),
+    );
+    let (elapsed, r) = timed_search(&yaml).await;
+    // The official step started at 0 and the engine at 300 (its hedge); the
+    // mirror 300 ms after the engine started (600), not after the engine's
+    // answer at 350 (650); its official page reaches the target at 604.
+    assert_eq!(elapsed, Duration::from_millis(604), "{:#?}", r.attempts);
+    assert!(r.confidence >= 0.85, "{r:#?}");
+    assert_eq!(attempt(&r, &engine).elapsed_ms, 50);
+    assert_eq!(attempt(&r, &mirror).elapsed_ms, 4);
+    assert_eq!(
+        attempt(&r, &official).skipped_reason.as_deref(),
+        Some("target confidence reached")
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_accept_window_is_armed_once_by_the_first_acceptable_answer() {
+    let (official, engine, mirror) = (unique("official"), unique("engine"), unique("mirror"));
+    let yaml = format!(
+        "{HEAD}execution:\n  hedge_after_ms: 100\n  accept_after_ms: 200\nproviders:\n  direct_official_adapter:\n    - {}\n  search_engine_provider:\n    - {}\n  authoritative_mirror_or_media:\n    - {}\n",
+        hung(&official),
+        // Hedged at 100, a medium answer at 104: the window closes at 304.
+        provider(
+            &engine,
+            &format!(
+                ", delay_ms: 4, docs: [{}]",
+                media_doc("https://courier.example/r")
+            )
+        ),
+        // Hedged at 200 (100 after the engine started), answers at 250 with
+        // nothing better: the window is not moved.
+        provider(
+            &mirror,
+            &format!(
+                ", delay_ms: 50, docs: [{}]",
+                doc("https://blog.example/r", "interest rate blog")
+            )
+        ),
+    );
+    let (elapsed, r) = timed_search(&yaml).await;
+    assert_eq!(elapsed, Duration::from_millis(304), "{:#?}", r.attempts);
+    assert_eq!(r.confidence_level, ConfidenceLevel::Medium, "{r:#?}");
+    assert_eq!(attempt(&r, &mirror).elapsed_ms, 50);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains("after waiting 200 ms") && n.contains("accept_after_ms")),
+        "{:?}",
+        r.notes
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_step_started_after_the_previous_answered_gets_its_whole_hedge() {
+    let (official, engine, mirror) = (unique("official"), unique("engine"), unique("mirror"));
+    let yaml = format!(
+        "{HEAD}execution:\n  hedge_after_ms: 300\nproviders:\n  direct_official_adapter:\n    - {}\n  search_engine_provider:\n    - {}\n  authoritative_mirror_or_media:\n    - {}\n",
+        // Answers at 100 ms with a blog page only: the engine starts then.
+        provider(
+            &official,
+            &format!(
+                ", delay_ms: 100, docs: [{}]",
+                doc("https://blog.example/r", "interest rate blog")
+            )
+        ),
+        hung(&engine),
+        // Hedged 300 ms after the engine started (400), answers at 404.
+        provider(
+            &mirror,
+            &format!(
+                ", delay_ms: 4, docs: [{}]",
+                doc(
+                    "https://ministry.example/r",
+                    "The interest rate is 4.5 percent."
+                )
+            )
+        ),
+    );
+    let (elapsed, r) = timed_search(&yaml).await;
+    assert_eq!(elapsed, Duration::from_millis(404), "{:#?}", r.attempts);
+    assert!(r.confidence >= 0.85, "{r:#?}");
+    assert_eq!(attempt(&r, &official).elapsed_ms, 100);
+    assert_eq!(attempt(&r, &mirror).elapsed_ms, 4);
+    assert_eq!(calls(&engine), 1);
+}

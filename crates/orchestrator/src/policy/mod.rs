@@ -341,7 +341,8 @@ pub struct Execution {
     /// Stop going down the chain once the confidence reaches this.
     #[serde(default = "default_target")]
     pub target_confidence: f64,
-    /// Start the next step when the current one has not finished after this long (off when absent).
+    /// Start the next step this long after the latest step started, when the
+    /// chain has not stopped by then (off when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hedge_after_ms: Option<u64>,
     /// Patience: once the answer so far reaches `accept_level`, wait at most this
