@@ -16,6 +16,32 @@ fn provider(counter: &str, extra: &str) -> String {
     format!("{{kind: scripted, name: {counter}, config: {{counter: {counter}{extra}}}}}")
 }
 
+/// A policy of three steps (official, engine, mirror) with these
+/// `execution:` lines.
+fn three_steps(execution: &str, official: String, engine: String, mirror: String) -> String {
+    format!(
+        "{HEAD}execution:\n{execution}providers:\n  direct_official_adapter:\n    - {official}\n  search_engine_provider:\n    - {engine}\n  authoritative_mirror_or_media:\n    - {mirror}\n"
+    )
+}
+
+/// A general-web page that mentions the question's terms.
+fn blog() -> String {
+    doc("https://blog.example/r", "interest rate blog")
+}
+
+/// An official page that answers.
+fn ministry() -> String {
+    doc(
+        "https://ministry.example/r",
+        "The interest rate is 4.5 percent.",
+    )
+}
+
+/// A provider that answers `docs` (one doc's YAML) after `delay_ms`.
+fn answering(counter: &str, delay_ms: u64, docs: &str) -> String {
+    provider(counter, &format!(", delay_ms: {delay_ms}, docs: [{docs}]"))
+}
+
 fn request(q: &str) -> SearchRequest {
     SearchRequest::new(q)
 }
@@ -118,20 +144,8 @@ async fn providers_of_one_step_run_concurrently() {
     let (a, b) = (unique("a"), unique("b"));
     let yaml = format!(
         "{HEAD}providers:\n  search_engine_provider:\n    - {}\n    - {}\n",
-        provider(
-            &a,
-            &format!(
-                ", delay_ms: 1000, docs: [{}]",
-                doc("https://one.example/r", "interest rate one")
-            )
-        ),
-        provider(
-            &b,
-            &format!(
-                ", delay_ms: 1000, docs: [{}]",
-                doc("https://two.example/r", "interest rate two")
-            )
-        ),
+        answering(&a, 1000, &doc("https://one.example/r", "interest rate one")),
+        answering(&b, 1000, &doc("https://two.example/r", "interest rate two")),
     );
     let started = tokio::time::Instant::now();
     let r = gateway(&yaml)
@@ -183,12 +197,10 @@ async fn hedging_starts_the_next_step_when_the_current_one_is_slow() {
     let (a, b) = (unique("a"), unique("b"));
     let yaml = format!(
         "{HEAD}execution:\n  hedge_after_ms: 200\nproviders:\n  direct_official_adapter:\n    - {}\n  official_site_search:\n    - {}\n",
-        provider(
+        answering(
             &a,
-            &format!(
-                ", delay_ms: 20000, docs: [{}]",
-                doc("https://stats.example/slow", "interest rate slow")
-            )
+            20000,
+            &doc("https://stats.example/slow", "interest rate slow")
         ),
         provider(
             &b,
@@ -516,16 +528,10 @@ fn attempt<'a>(r: &'a sgw_contract::SearchResult, provider: &str) -> &'a sgw_con
 #[tokio::test(start_paused = true)]
 async fn a_hung_first_step_costs_the_hedge_once_then_the_accept_window_from_the_answer() {
     let (official, engine, mirror) = (unique("official"), unique("engine"), unique("mirror"));
-    let yaml = format!(
-        "{HEAD}execution:\n  hedge_after_ms: 300\n  accept_after_ms: 200\nproviders:\n  direct_official_adapter:\n    - {}\n  search_engine_provider:\n    - {}\n  authoritative_mirror_or_media:\n    - {}\n",
+    let yaml = three_steps(
+        "  hedge_after_ms: 300\n  accept_after_ms: 200\n",
         hung(&official),
-        provider(
-            &engine,
-            &format!(
-                ", delay_ms: 4, docs: [{}]",
-                media_doc("https://courier.example/r")
-            )
-        ),
+        answering(&engine, 4, &media_doc("https://courier.example/r")),
         provider(
             &mirror,
             &format!(
@@ -534,7 +540,7 @@ async fn a_hung_first_step_costs_the_hedge_once_then_the_accept_window_from_the_
                     "https://ministry.example/r",
                     "The interest rate is 4.5 percent."
                 )
-            )
+            ),
         ),
     );
     let (elapsed, r) = timed_search(&yaml).await;
@@ -560,27 +566,12 @@ async fn a_hung_first_step_costs_the_hedge_once_then_the_accept_window_from_the_
 #[tokio::test(start_paused = true)]
 async fn the_hedge_counts_from_the_start_of_the_slow_step_not_from_the_last_answer() {
     let (official, engine, mirror) = (unique("official"), unique("engine"), unique("mirror"));
-    let yaml = format!(
-        "{HEAD}execution:\n  hedge_after_ms: 300\n  accept_after_ms: 200\nproviders:\n  direct_official_adapter:\n    - {}\n  search_engine_provider:\n    - {}\n  authoritative_mirror_or_media:\n    - {}\n",
+    let yaml = three_steps(
+        "  hedge_after_ms: 300\n  accept_after_ms: 200\n",
         hung(&official),
         // Answers at 350 ms, below the accept level (one blog).
-        provider(
-            &engine,
-            &format!(
-                ", delay_ms: 50, docs: [{}]",
-                doc("https://blog.example/r", "interest rate blog")
-            )
-        ),
-        provider(
-            &mirror,
-            &format!(
-                ", delay_ms: 4, docs: [{}]",
-                doc(
-                    "https://ministry.example/r",
-                    "The interest rate is 4.5 percent."
-                )
-            )
-        ),
+        answering(&engine, 50, &blog()),
+        answering(&mirror, 4, &ministry()),
     );
     let (elapsed, r) = timed_search(&yaml).await;
     // The official step started at 0 and the engine at 300 (its hedge); the
@@ -599,26 +590,14 @@ async fn the_hedge_counts_from_the_start_of_the_slow_step_not_from_the_last_answ
 #[tokio::test(start_paused = true)]
 async fn the_accept_window_is_armed_once_by_the_first_acceptable_answer() {
     let (official, engine, mirror) = (unique("official"), unique("engine"), unique("mirror"));
-    let yaml = format!(
-        "{HEAD}execution:\n  hedge_after_ms: 100\n  accept_after_ms: 200\nproviders:\n  direct_official_adapter:\n    - {}\n  search_engine_provider:\n    - {}\n  authoritative_mirror_or_media:\n    - {}\n",
+    let yaml = three_steps(
+        "  hedge_after_ms: 100\n  accept_after_ms: 200\n",
         hung(&official),
         // Hedged at 100, a medium answer at 104: the window closes at 304.
-        provider(
-            &engine,
-            &format!(
-                ", delay_ms: 4, docs: [{}]",
-                media_doc("https://courier.example/r")
-            )
-        ),
+        answering(&engine, 4, &media_doc("https://courier.example/r")),
         // Hedged at 200 (100 after the engine started), answers at 250 with
         // nothing better: the window is not moved.
-        provider(
-            &mirror,
-            &format!(
-                ", delay_ms: 50, docs: [{}]",
-                doc("https://blog.example/r", "interest rate blog")
-            )
-        ),
+        answering(&mirror, 50, &blog()),
     );
     let (elapsed, r) = timed_search(&yaml).await;
     assert_eq!(elapsed, Duration::from_millis(304), "{:#?}", r.attempts);
@@ -636,28 +615,13 @@ async fn the_accept_window_is_armed_once_by_the_first_acceptable_answer() {
 #[tokio::test(start_paused = true)]
 async fn a_step_started_after_the_previous_answered_gets_its_whole_hedge() {
     let (official, engine, mirror) = (unique("official"), unique("engine"), unique("mirror"));
-    let yaml = format!(
-        "{HEAD}execution:\n  hedge_after_ms: 300\nproviders:\n  direct_official_adapter:\n    - {}\n  search_engine_provider:\n    - {}\n  authoritative_mirror_or_media:\n    - {}\n",
+    let yaml = three_steps(
+        "  hedge_after_ms: 300\n",
         // Answers at 100 ms with a blog page only: the engine starts then.
-        provider(
-            &official,
-            &format!(
-                ", delay_ms: 100, docs: [{}]",
-                doc("https://blog.example/r", "interest rate blog")
-            )
-        ),
+        answering(&official, 100, &blog()),
         hung(&engine),
         // Hedged 300 ms after the engine started (400), answers at 404.
-        provider(
-            &mirror,
-            &format!(
-                ", delay_ms: 4, docs: [{}]",
-                doc(
-                    "https://ministry.example/r",
-                    "The interest rate is 4.5 percent."
-                )
-            )
-        ),
+        answering(&mirror, 4, &ministry()),
     );
     let (elapsed, r) = timed_search(&yaml).await;
     assert_eq!(elapsed, Duration::from_millis(404), "{:#?}", r.attempts);
