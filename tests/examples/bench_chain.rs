@@ -684,7 +684,12 @@ async fn black_hole_cases(t: &mut Table, reps: usize, quick: bool, dir: &Path) {
         "what the hedged step costs cold",
     );
     // Each of the two waits (hedge, accept) is a tokio timer of 1 ms
-    // resolution that fires at the next tick at or after its deadline.
+    // resolution: one tick each is allowed. tokio rounds a deadline up to
+    // its millisecond and counts the driver's sleep from a truncated `now`,
+    // so a timer can in fact fire up to 2 ms late; and the hedged search
+    // also writes the host's rest to the store, which this path does not.
+    // The bound is kept as the issue states it; docs/benchmarks.md says
+    // where the rest of the time goes.
     let timer_ticks = Duration::from_millis(2);
     let window = Duration::from_millis(500) + cold.quantile(0.99) + timer_ticks;
     t.target(
