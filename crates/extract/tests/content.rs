@@ -506,3 +506,65 @@ fn leftover_headings_of_author_boxes_and_toggles_go() {
         assert!(!text.contains(label), "{label}");
     }
 }
+
+#[test]
+fn more_see_also_and_channel_plugs_go() {
+    let prose = "<p>The orchestra announced on Monday that its winter season will open with a new symphony, written for the hall and its old organ.</p>";
+    for line in [
+        "VEA TAMBIÉN: Un concierto gratuito en la plaza mayor",
+        "Lea también: El alcalde inaugura el nuevo puente",
+        "Le puede interesar: Las mejores rutas para el verano",
+        "Voir aussi : la programmation complète",
+        "Zie ook: het programma van dit seizoen",
+        "¿Sabías que tenemos canal de Telegram? Únete desde tu celular",
+        "¡Mira lo que tiene nuestro canal de YouTube!",
+        "Follow The Morning Post on Twitter and Instagram @morningpost",
+        "To view the full story, please subscribe to The Weekly Example.",
+        "Subscribe now to our digital edition for the full story.",
+        "Submit your letter to the editor via this form",
+    ] {
+        let page =
+            format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
+        let text = extract(page.as_bytes(), Some("text/html"), None)
+            .unwrap()
+            .text;
+        assert!(text.contains("winter season will open"), "{line}");
+        assert!(!text.contains(line), "{line}");
+    }
+    // A sentence that mentions a channel or a follower stays.
+    let line = "The conductor, who has a large following on Twitter, said the programme was his favourite.";
+    let page = format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
+    let text = extract(page.as_bytes(), Some("text/html"), None)
+        .unwrap()
+        .text;
+    assert!(text.contains(line));
+}
+
+#[test]
+fn publisher_notices_on_their_own_line_go() {
+    let prose = "<p>The orchestra announced on Monday that its winter season will open with a new symphony, written for the hall and its old organ.</p>";
+    for line in [
+        "*Werbung. Dieser Beitrag enthält Werbung für eine Marke.",
+        "ANZEIGE - Heute schon an das Wochenende gedacht?",
+        "This post contains references to products from one or more of our advertisers.",
+        "This article is the copyrighted property of Example News.",
+        "Example Radio is not responsible for the opinions, statements or media content presented by contributors.",
+        "Les articles publiés n'engagent que leurs auteurs.",
+        "If you’re seeing this message but you’re already a subscriber, you can log in for access.",
+    ] {
+        let page =
+            format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
+        let text = extract(page.as_bytes(), Some("text/html"), None)
+            .unwrap()
+            .text;
+        assert!(text.contains("winter season will open"), "{line}");
+        assert!(!text.contains(line), "{line}");
+    }
+    // Advertising as a subject of the article stays.
+    let line = "Die Werbung der Stadt für das Festival, sagte die Sprecherin, habe viele Besucher angelockt.";
+    let page = format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
+    let text = extract(page.as_bytes(), Some("text/html"), None)
+        .unwrap()
+        .text;
+    assert!(text.contains(line));
+}

@@ -490,3 +490,122 @@ fn the_canonical_address_dates_a_page_fetched_elsewhere() {
     let p = page("https://news.example.com/story-slug/");
     assert_eq!(meta_of(&p, None).published_at, None);
 }
+
+#[test]
+fn a_generic_date_meta_yields_to_the_visible_dateline() {
+    // `<meta name="date">` holds the last edit; the dateline under the headline the day.
+    let page = format!(
+        r#"<html lang="de"><head><title>Mieten steigen weiter</title><meta name="date" content="2020-04-30"></head>
+<body><h1>Mieten steigen weiter</h1><ul class="infoline"><li class="date"><time>29.04.2020, 12:01 Uhr</time></li></ul>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2020-04-29"));
+    // Alone, it still dates the page.
+    let page = format!(
+        r#"<html lang="de"><head><meta name="DCTERMS.date" content="2021-12-20T11:02:44+01:00"></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-12-20"));
+    // Beside a specific declaration of another day, it counts when the dateline confirms it.
+    let page = format!(
+        r#"<html lang="en-gb"><head><title>Goats left the island</title>
+<meta name="date" content="2020-01-06T09:22:36Z"><meta property="article:published_time" content="2020-01-03T09:48:24Z"></head>
+<body><h1>Goats left the island</h1><p class="byline">Monday, 6 January 2020</p>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2020-01-06"));
+}
+
+#[test]
+fn the_dateline_may_show_the_revision_as_the_pages_date() {
+    let head = r#"<meta property="article:published_time" content="2021-11-29T14:13:37+00:00">
+<meta property="article:modified_time" content="2022-01-12T14:27:30+00:00">"#;
+    let page = format!(
+        r#"<html lang="de"><head><title>Haben Fische Schmerzen?</title>{head}</head>
+<body><h1>Haben Fische Schmerzen?</h1><div class="meta"><span class="icon-calendar"></span> 12.01.2022</div>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2022-01-12"));
+    // No dateline, or one of another day: the declared publication stays.
+    let page = format!(r#"<html lang="de"><head>{head}</head><body>{BODY}</body></html>"#);
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-11-29"));
+    let page = format!(
+        r#"<html lang="de"><head><title>Haben Fische Schmerzen?</title>{head}</head>
+<body><h1>Haben Fische Schmerzen?</h1><div class="meta">03.05.2021</div>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2021-11-29"));
+}
+
+#[test]
+fn a_local_dateline_gives_the_day_of_a_utc_declaration() {
+    let page = |dateline: &str| {
+        format!(
+            r#"<html lang="de"><head><title>Was bringen Therapien?</title><script type="application/ld+json">{{"@type":"NewsArticle","datePublished":"2019-10-18T22:04:00Z"}}</script></head>
+<body><h1>Was bringen Therapien?</h1><p class="infoline"><span class="datum">{dateline}</span></p>{BODY}</body></html>"#
+        )
+    };
+    // 22:04 UTC is past midnight in the publisher's zone.
+    assert_eq!(
+        day(&meta_of(&page("19. Oktober 2019 00:04 Uhr"), None).published_at),
+        Some("2019-10-19")
+    );
+    // Two days apart is not a time zone.
+    assert_eq!(
+        day(&meta_of(&page("20. Oktober 2019"), None).published_at),
+        Some("2019-10-18")
+    );
+}
+
+#[test]
+fn a_number_starting_the_slug_is_no_day_of_the_url() {
+    let page = format!("<html><body><article>{BODY}</article></body></html>");
+    let m = meta_of(
+        &page,
+        Some("https://blog.example/2023/10/3-questions-for-the-team/"),
+    );
+    assert_eq!(m.published_at, None);
+    let m = meta_of(&page, Some("https://blog.example/2023/10/03/questions/"));
+    assert_eq!(day(&m.published_at), Some("2023-10-03"));
+}
+
+#[test]
+fn upload_names_with_a_time_date_the_preview_image_only() {
+    let page = format!(
+        r#"<html><head><meta name="twitter:image:src" content="https://img.example/images/large/20201007120909561.jpg"></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2020-10-07"));
+    // An archive's copy time in the page's own address is not its date.
+    let page = format!("<html><body>{BODY}</body></html>");
+    let m = meta_of(
+        &page,
+        Some("https://archive.example/web/20110106023242/http://club.example/news.php?id=111"),
+    );
+    assert_eq!(m.published_at, None);
+}
+
+#[test]
+fn site_navigation_bars_do_not_date_the_page() {
+    // Today's date in the site's top bar is not the page's.
+    let page = format!(
+        r#"<html lang="de"><body><div class="navtop"><span class="mod_datetime"><time datetime="2023-11-01T13:56:20+01:00">Mittwoch, 01. November 2023</time></span></div>
+<h1>Kolumne</h1><p><span class="text_datum">31. Oktober 2023.</span> Der Text beginnt hier.</p>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2023-10-31"));
+    // Bootstrap's `nav` class on a meta line under the headline is no navigation.
+    let page = format!(
+        r#"<html lang="en"><head><title>Envoy says talks resume | Example</title></head><body><h1>Envoy says talks resume</h1>
+<ul class="nav meta"><li><a href="/time/2020-10-13">13 Oct 2020 18:29</a></li></ul>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2020-10-13"));
+}
+
+#[test]
+fn a_date_in_the_summary_is_a_last_resort() {
+    let page = format!(
+        r#"<html lang="it"><head><meta name="description" content="Orso: un anno da record (Notizia del 14 Gennaio 2020)"></head><body>{BODY}</body></html>"#
+    );
+    assert_eq!(day(&meta_of(&page, None).published_at), Some("2020-01-14"));
+    // A modification date is still never the publication date.
+    let page = format!(
+        r#"<html lang="en"><head><meta property="article:modified_time" content="2019-06-13T10:00:00Z"></head><body>{BODY}</body></html>"#
+    );
+    let m = meta_of(&page, None);
+    assert_eq!(m.published_at, None);
+    assert_eq!(day(&m.modified_at), Some("2019-06-13"));
+}

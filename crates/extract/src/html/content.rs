@@ -869,7 +869,7 @@ fn is_see_also(text: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)^\s*(?:(?:read more|read also|also read|see also|auch lesen|lesen sie auch|lies auch|mehr zum thema|mehr themen|zum weiterlesen|weitere beiträge|weitere artikel|schon gelesen|das könnte (?:sie|dich) auch interessieren|à lire aussi|lire aussi|leggi anche|lee también|ver también|puedes ver)\b|(?:weiterlesen|mire)\s*(?::|\.\.\.|…|$))",
+            r"(?i)^\s*(?:(?:read more|read also|also read|see also|auch lesen|lesen sie auch|lies auch|mehr zum thema|mehr themen|zum weiterlesen|weitere beiträge|weitere artikel|schon gelesen|das könnte (?:sie|dich) auch interessieren|à lire aussi|lire aussi|lisez aussi|voir aussi|leggi anche|lee también|lea también|vea también|mira también|ver también|puedes ver|(?:también )?(?:le|te) puede interesar|leia também|veja também|zie ook|lees ook|czytaj (?:też|także|również)|читайте также)\b|(?:weiterlesen|mire)\s*(?::|\.\.\.|…|$))",
         )
         .unwrap()
     })
@@ -884,11 +884,48 @@ fn is_call_to_action(text: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)^\s*(?:subscribe to|sign up (?:for|to) (?:our|the) [^.]{0,40}newsletter|never miss|don'?t miss (?:out|a)|if you (?:enjoyed|liked) (?:this|reading)|enjoyed this (?:article|post)|follow us|join our newsletter|get our newsletter|receive our (?:\w+ )?newsletter|we want to hear what you think|abonnieren sie|jetzt abonnieren|newsletter abonnieren|melden sie sich (?:jetzt )?(?:für|zum) (?:unseren )?newsletter|folgen sie uns|folge uns|sie lesen gern|gefällt (?:dir|ihnen) (?:unser|dieser|der|das)|möchten sie (?:den|diesen) artikel teilen|abonnez-vous|inscrivez-vous à (?:notre|la) newsletter|suivez-nous|suscríbete|síguenos|iscriviti alla newsletter|seguici)\b",
+            r"(?i)^\s*(?:subscribe to|sign up (?:for|to) (?:our|the) [^.]{0,40}newsletter|never miss|don'?t miss (?:out|a)|if you (?:enjoyed|liked) (?:this|reading)|enjoyed this (?:article|post)|follow us|join our newsletter|get our newsletter|receive our (?:\w+ )?newsletter|we want to hear what you think|abonnieren sie|jetzt abonnieren|newsletter abonnieren|melden sie sich (?:jetzt )?(?:für|zum) (?:unseren )?newsletter|folgen sie uns|folge uns|sie lesen gern|gefällt (?:dir|ihnen) (?:unser|dieser|der|das)|möchten sie (?:den|diesen) artikel teilen|abonnez-vous|inscrivez-vous à (?:notre|la) newsletter|suivez-nous|suscríbete|síguenos|únete|hazte (?:miembro|socio)|iscriviti alla newsletter|seguici|subscribe now|follow (?:\S+ ){1,4}on (?:twitter|facebook|instagram|linkedin|youtube|telegram|tiktok)|to (?:view|read|see|continue reading) the (?:full|rest of the|entire|whole) (?:story|article)|download (?:our|the) [^.]{0,40}\bapps?|submit your letter)\b",
         )
         .unwrap()
     })
     .is_match(text)
+        || is_channel_plug(text)
+}
+
+/// A plug for the publisher's channel on a messaging or video platform,
+/// anywhere on a short line: "¿Ya sabías que tenemos canal de Telegram?
+/// Únete…", "¡Mira lo que tiene nuestro canal de YouTube!", "Join our
+/// WhatsApp channel".
+fn is_channel_plug(text: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:canal de (?:telegram|whatsapp|youtube)|(?:our|join) (?:\w+ )?(?:telegram|whatsapp|youtube) channel|(?:telegram|whatsapp|youtube)-kanal)\b",
+        )
+        .unwrap()
+    })
+    .is_match(text)
+}
+
+/// A publisher's notice on a line of its own: advertising disclosures
+/// ("*Werbung. Dieser Beitrag enthält Werbung für …", "ANZEIGE - …",
+/// "This post contains references to products from our advertisers"),
+/// copyright and liability notices ("This article is the copyrighted
+/// property of …", "… is not responsible for the opinions …", "Les articles
+/// n'engagent que leurs auteurs") and paywall notes ("If you're already a
+/// subscriber, log in").
+fn is_notice(text: &str) -> bool {
+    static RE: OnceLock<(Regex, Regex)> = OnceLock::new();
+    let (lead, anywhere) = RE.get_or_init(|| {
+        (
+            Regex::new(r"(?i)^\W{0,3}(?:werbung|anzeige|advertisement|sponsored)\s*[-–:|.]").unwrap(),
+            Regex::new(
+                r"(?i)\b(?:(?:beitrag|artikel|post|text) enthält (?:werbung|affiliate|werbelinks)|(?:post|article|page) (?:contains|may contain) (?:affiliate links|references to products|sponsored)|is the copyrighted property of|(?:is|are) not responsible for the (?:opinions|content)|n'engagent que leurs auteurs|(?:you['’]?re|you are) already a (?:subscriber|member))\b",
+            )
+            .unwrap(),
+        )
+    });
+    lead.is_match(text) || anywhere.is_match(text)
 }
 
 /// Short standalone lines that are interface labels, not content.
@@ -1233,6 +1270,13 @@ fn render(dom: &Dom, pruned: &[bool], st: &[Stat], roots: &[u32], title: Option<
                 let text = subtree_text(dom, id);
                 is_see_also(&text) || is_call_to_action(&text)
             } {
+                continue;
+            }
+            if node.tag.is_block()
+                && !node.tag.is_heading()
+                && st[id as usize].len < 300
+                && is_notice(&subtree_text(dom, id))
+            {
                 continue;
             }
             // A paragraph that is nothing but a link: a "read this too" line.

@@ -14,7 +14,14 @@
 //!    naming the same instant with a local offset. When the declarations name
 //!    different days, the one the visible dateline next to the headline
 //!    confirms wins (a republication time in one tag, the original in
-//!    another), else the first;
+//!    another), else the first. The generic keys (`date`, `dc.date`,
+//!    `dcterms.date`, [`WEAK_KEYS`]) often hold the last edit: they rank
+//!    after JSON-LD, count beside the others only to be confirmed by the
+//!    dateline, and alone they wait for steps 3 and 4. When the dateline
+//!    names another day than the declaration, it wins if it is the declared
+//!    modification day (the page shows its revision as its date) or the day
+//!    next to a declaration in UTC (the publisher's local day, see
+//!    `shown_day`);
 //! 3. microdata: `itemprop=datePublished` on any element (`datetime` or
 //!    `content`);
 //! 4. the dateline next to the main heading: dates in date-like elements
@@ -34,8 +41,13 @@
 //!    its scripts or data attributes (`"published_at": "2019-03-02…"` in an
 //!    application's state, [`embedded_date`]); a date near the start of the
 //!    main text, then the first date of the page's visible text outside
-//!    copyright lines, comments, footers and sidebars; last, the date in the
-//!    path of the page's preview image (`og:image`).
+//!    copyright lines, comments, footers and sidebars; then the date in the
+//!    path of the page's preview image (`og:image`, an upload name with a
+//!    time such as `20201007120909561.jpg` included); last, a date in the
+//!    page's `description`.
+//!
+//! In a URL a day must be a whole path segment when slashes separate the
+//! parts: `/2023/10/3-questions-for` is a month and a slug.
 //!
 //! A machine-readable date whose time does not parse
 //! (`2022-01-10T22:06:08:684Z`) keeps its day.
@@ -171,6 +183,7 @@ const EXCLUDED_CLASSES: &[&str] = &[
     "prev",
     "breadcrumb",
     "menu",
+    "nav",
     "logo",
     "role-navigation",
     "role-complementary",
@@ -293,6 +306,13 @@ fn canonical_url_date(dom: &Dom, url: Option<&Url>, month_first: bool) -> Option
 /// A complete date in a URL's path or query: `/2021/03/12/`, `/2021-03-12-`,
 /// `_20210312_`.
 pub(super) fn url_date(url: &Url, month_first: bool) -> Option<String> {
+    url_date_in(url, month_first, false)
+}
+
+/// [`url_date`]; with `stamps`, also a compact date glued to a time of day
+/// (`/images/20201007120909561.jpg`), as upload names are. Not in a page's
+/// own address: archives put the time they copied it there.
+fn url_date_in(url: &Url, month_first: bool, stamps: bool) -> Option<String> {
     let mut s = url.path().to_string();
     if let Some(q) = url.query() {
         s.push('?');
@@ -318,6 +338,21 @@ pub(super) fn url_date(url: &Url, month_first: bool) -> Option<String> {
         }
     };
     let sep = |c: u8| matches!(c, b'/' | b'-' | b'_' | b'.');
+    // A time of day glued to a compact date, as in upload names
+    // (`20201007120909561.jpg`: `hhmmss`, then at most milliseconds).
+    let time_stamp_at = |k: usize| -> bool {
+        let (Some(h), Some(mi), Some(sec)) =
+            (digits_at(k, 2), digits_at(k + 2, 2), digits_at(k + 4, 2))
+        else {
+            return false;
+        };
+        let extra = b[k + 6..].iter().take_while(|c| c.is_ascii_digit()).count();
+        h < 24
+            && mi < 60
+            && sec < 60
+            && extra <= 3
+            && !b.get(k + 6 + extra).is_some_and(u8::is_ascii_alphanumeric)
+    };
     for i in 0..b.len() {
         if i > 0 && (b[i - 1].is_ascii_digit() || b[i - 1].is_ascii_alphabetic()) {
             continue;
@@ -348,18 +383,21 @@ pub(super) fn url_date(url: &Url, month_first: bool) -> Option<String> {
         let j = i + 4;
         if b.get(j).copied().is_some_and(sep) {
             let s1 = b[j];
+            // With slashes the day is a whole path segment: in
+            // `/2023/10/3-questions-for` the number starts the slug.
+            let after_day = |ld: usize, lm: usize| b.get(j + 2 + lm + ld).copied();
             if let Some((m, lm)) = small(j + 1)
                 && b.get(j + 1 + lm) == Some(&s1)
                 && let Some((d, ld)) = small(j + 2 + lm)
-                && !b
-                    .get(j + 2 + lm + ld)
-                    .is_some_and(u8::is_ascii_alphanumeric)
+                && !after_day(ld, lm).is_some_and(|c| c.is_ascii_alphanumeric())
+                && !(s1 == b'/' && after_day(ld, lm).is_some_and(|c| matches!(c, b'-' | b'_')))
                 && let Some(v) = ymd(y, m, d)
             {
                 return Some(v);
             }
         } else if let (Some(m), Some(d)) = (digits_at(j, 2), digits_at(j + 2, 2))
-            && !b.get(j + 4).is_some_and(u8::is_ascii_alphanumeric)
+            && (!b.get(j + 4).is_some_and(u8::is_ascii_alphanumeric)
+                || (stamps && time_stamp_at(j + 4)))
             && let Some(v) = ymd(y, m, d)
         {
             return Some(v);
@@ -474,10 +512,13 @@ fn excluded_class(ci: &str, in_article: bool) -> bool {
     // token: `comment-list`, `main_menu`, `related-posts`, not `taxomenu`.
     ci.split_ascii_whitespace().any(|token| {
         token.split(['-', '_']).any(|part| {
-            classes
-                .iter()
-                .any(|c| part.starts_with(c) && !(*c == "prev" && part.starts_with("preview")))
-                || (!in_article && part.starts_with("footer"))
+            classes.iter().any(|c| {
+                part.starts_with(c)
+                        && !(*c == "prev" && part.starts_with("preview"))
+                        // Bootstrap's `nav` styles any list (`nav meta`);
+                        // `navbar`, `navtop`, `navigation` are navigation.
+                        && !(*c == "nav" && part == "nav")
+            }) || (!in_article && part.starts_with("footer"))
         }) && !(token.contains("footer")
             && ["post", "entry", "article", "asset", "meta"]
                 .iter()
@@ -554,8 +595,11 @@ pub(super) fn page_dates(
         .and_then(|u| url_date(u, scan_opts.month_first))
         .or_else(|| canonical_url_date(dom, url, scan_opts.month_first))
         .filter(|d| plausible(d, false, today));
+    let mut weak_day = None;
     if published.is_none() {
-        let declared = declared_published(dom, ld_published);
+        let (mut declared, weak) = declared_published(dom, ld_published);
+        let n_strong = declared.len();
+        declared.extend(weak);
         // `<time datetime>` values written with a local offset: witnesses of
         // the publisher's day for a declaration in UTC.
         let local_times: Vec<&str> = dom
@@ -565,12 +609,18 @@ pub(super) fn page_dates(
             .map(|(t, _)| t.as_str())
             .filter(|t| matches!(instant(t), Some((_, Some(o))) if o != jiff::tz::Offset::UTC))
             .collect();
-        let days: Vec<String> = declared
-            .iter()
-            .filter(|raw| structured(Some(raw)).is_some())
-            .filter_map(|raw| structured(Some(publishers_day(raw, &declared, &local_times))))
-            .collect();
+        let day_of = |raw: &&str| structured(Some(publishers_day(raw, &declared, &local_times)));
+        let strong_days = declared[..n_strong].iter().filter_map(day_of).count();
+        // The specific declarations first, then the weak ones: these count
+        // only to confirm a visible dateline or to break a disagreement.
+        let days: Vec<String> = declared.iter().filter_map(day_of).collect();
         published = match days.first() {
+            None => None,
+            // Only weak declarations: they wait for the visible dateline.
+            Some(weak) if strong_days == 0 => {
+                weak_day = Some(weak.clone());
+                None
+            }
             // The declarations disagree (a republication time in one tag, the
             // original in another): the day the visible dateline confirms.
             Some(first) if days.iter().any(|d| d.get(..10) != first.get(..10)) => {
@@ -581,6 +631,14 @@ pub(super) fn page_dates(
             }
             first => first.cloned(),
         };
+        if let Some(p) = published.take() {
+            let ex = excluded.get_or_insert_with(|| excluded_regions(dom));
+            let (seen, _) = title_date(dom, ex, labelled, today);
+            published = Some(match seen {
+                Some(v) => shown_day(p, &v, modified.as_deref()),
+                None => p,
+            });
+        }
     }
     let hinted = |hint: TimeHint| {
         dom.head
@@ -599,6 +657,9 @@ pub(super) fn page_dates(
         if modified.is_none() {
             modified = updated;
         }
+    }
+    if published.is_none() {
+        published = weak_day;
     }
     if published.is_none() {
         published = hinted(TimeHint::Pubdate);
@@ -653,6 +714,44 @@ pub(super) fn page_dates(
         published,
         modified,
     }
+}
+
+/// The declared publication time `declared` against `seen`, the day of the
+/// visible dateline next to the headline, when they differ: the page shows
+/// its last revision as its date (`seen` is the declared modification day),
+/// or the declaration is in UTC and `seen` is the publisher's local day
+/// (the day after for a time late in the UTC day, the day before for one
+/// early in it).
+fn shown_day(declared: String, seen: &str, modified: Option<&str>) -> String {
+    let (Some(p), Some(v)) = (declared.get(..10), seen.get(..10)) else {
+        return declared;
+    };
+    if p == v {
+        return declared;
+    }
+    if let Some(m) = modified
+        && m.get(..10) == Some(v)
+    {
+        return m.to_string();
+    }
+    let utc = declared.ends_with('Z') || declared.ends_with("+00:00");
+    let hour = declared
+        .get(11..13)
+        .and_then(|h| h.parse::<u8>().ok())
+        .filter(|_| declared.len() > 13);
+    if let (true, Some(hour), Ok(pd), Ok(vd)) = (
+        utc,
+        hour,
+        p.parse::<jiff::civil::Date>(),
+        v.parse::<jiff::civil::Date>(),
+    ) {
+        let next = pd.tomorrow().ok() == Some(vd) && hour >= 10;
+        let prev = pd.yesterday().ok() == Some(vd) && hour < 12;
+        if next || prev {
+            return v.to_string();
+        }
+    }
+    declared
 }
 
 /// The day of a machine-readable date whose time part does not parse
@@ -741,21 +840,35 @@ fn value_after_key(rest: &str) -> Option<String> {
         .map(|d| d.to_string())
 }
 
+/// Generic meta keys (`date`, `dc.date`, `dcterms.date`): content systems
+/// fill them with the time of the last edit as often as with the publication
+/// time, so they rank below every specific declaration, JSON-LD, microdata
+/// and the visible dateline.
+const WEAK_KEYS: &[&str] = &["dc.date", "dcterms.date", "date"];
+
 /// The raw publication dates the page declares in its metadata: meta tags in
-/// the order of [`PUBLISHED_KEYS`], then JSON-LD.
-fn declared_published<'a>(dom: &'a Dom, ld_published: Option<&'a str>) -> Vec<&'a str> {
-    let mut out: Vec<&str> = PUBLISHED_KEYS
-        .iter()
-        .flat_map(|k| {
-            dom.head
-                .metas
-                .iter()
-                .filter(move |(n, _)| n == k)
-                .map(|(_, v)| v.as_str())
-        })
-        .collect();
+/// the order of [`PUBLISHED_KEYS`] except [`WEAK_KEYS`], then JSON-LD; and,
+/// apart, those of the weak keys.
+fn declared_published<'a>(
+    dom: &'a Dom,
+    ld_published: Option<&'a str>,
+) -> (Vec<&'a str>, Vec<&'a str>) {
+    let strong = PUBLISHED_KEYS.iter().filter(|k| !WEAK_KEYS.contains(k));
+    let mut out = meta_values(dom, strong);
     out.extend(ld_published);
-    out
+    (out, meta_values(dom, WEAK_KEYS.iter()))
+}
+
+/// The values of the meta tags named `keys`, in the order of `keys`.
+fn meta_values<'a, 'k>(dom: &'a Dom, keys: impl Iterator<Item = &'k &'k str>) -> Vec<&'a str> {
+    keys.flat_map(|k| {
+        dom.head
+            .metas
+            .iter()
+            .filter(move |(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    })
+    .collect()
 }
 
 /// The instant a machine-readable date names, and the offset it was
@@ -993,7 +1106,22 @@ pub(super) fn image_url_date(dom: &Dom, opts: ScanOptions) -> Option<String> {
     .iter()
     .flat_map(|k| dom.head.metas.iter().filter(move |(n, _)| n == k))
     .filter_map(|(_, v)| Url::parse(v.trim()).ok())
-    .find_map(|u| url_date(&u, opts.month_first).filter(|d| plausible(d, false, today)))
+    .find_map(|u| url_date_in(&u, opts.month_first, true).filter(|d| plausible(d, false, today)))
+}
+
+/// A date in the page's summary (`description`, `og:description`:
+/// "Press release of 14 January 2020"), when nothing else dates the page.
+pub(super) fn description_date(dom: &Dom, opts: ScanOptions) -> Option<String> {
+    let today = today();
+    ["description", "og:description", "twitter:description"]
+        .iter()
+        .flat_map(|k| dom.head.metas.iter().filter(move |(n, _)| n == k))
+        .find_map(|(_, v)| {
+            scan(v, opts)
+                .into_iter()
+                .map(|f| f.day)
+                .find(|d| plausible(d, false, today))
+        })
 }
 
 /// Last resorts after body extraction: a date near the start of the main

@@ -20,7 +20,8 @@ pub(super) fn with_text_fallbacks(
         let opts = super::dates::scan_options(m.language.as_deref(), url);
         m.published_at = super::dates::embedded_date(html)
             .or_else(|| super::dates::text_date(dom, text, opts))
-            .or_else(|| super::dates::image_url_date(dom, opts));
+            .or_else(|| super::dates::image_url_date(dom, opts))
+            .or_else(|| super::dates::description_date(dom, opts));
     }
     m
 }
