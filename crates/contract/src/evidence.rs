@@ -185,32 +185,76 @@ impl Evidence {
 }
 
 /// blake3 (hex) of the text with whitespace runs collapsed, so the same
-/// content served with different layout hashes the same.
+/// content served with different layout hashes the same: the words of
+/// `text.split_whitespace()` joined by single spaces.
 ///
-/// One pass over the text: the collapsed words go through a 64 KiB buffer,
-/// so the hasher sees large blocks rather than one call per word.
+/// One pass over the bytes: the stretches between white space go through a
+/// 64 KiB buffer whole (the hasher sees large blocks), and a character is
+/// only decoded where a byte could start non-ASCII white space.
 pub fn content_hash(text: &str) -> String {
     const BLOCK: usize = 64 * 1024;
+    let bytes = text.as_bytes();
     let mut hasher = blake3::Hasher::new();
     let mut buf: Vec<u8> = Vec::with_capacity(BLOCK.min(text.len()) + 1);
-    let mut first = true;
-    for word in text.split_whitespace() {
-        if !first {
-            buf.push(b' ');
-        }
-        first = false;
-        if buf.len() + word.len() > BLOCK {
-            hasher.update(&buf);
+    let mut push = |piece: &[u8], buf: &mut Vec<u8>| {
+        if buf.len() + piece.len() > BLOCK {
+            hasher.update(buf);
             buf.clear();
         }
-        if word.len() > BLOCK {
-            hasher.update(word.as_bytes());
+        if piece.len() > BLOCK {
+            hasher.update(piece);
         } else {
-            buf.extend_from_slice(word.as_bytes());
+            buf.extend_from_slice(piece);
         }
+    };
+    let (mut i, mut first) = (0, true);
+    while i < bytes.len() {
+        // Skip white space, then take the word up to the next.
+        let skip = whitespace_len(text, i);
+        if skip > 0 {
+            i += skip;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && whitespace_len(text, i) == 0 {
+            i += if bytes[i] < 0x80 {
+                1
+            } else {
+                utf8_len(bytes[i])
+            };
+        }
+        if !first {
+            push(b" ", &mut buf);
+        }
+        first = false;
+        push(&bytes[start..i], &mut buf);
     }
     hasher.update(&buf);
     hasher.finalize().to_hex().to_string()
+}
+
+/// The length of the white-space character at byte `i` (a char boundary) of
+/// `text`, 0 when it is not white space ([`char::is_whitespace`]). Only lead
+/// bytes 0xC2, 0xE1, 0xE2 and 0xE3 can start a non-ASCII one.
+fn whitespace_len(text: &str, i: usize) -> usize {
+    match text.as_bytes()[i] {
+        b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' => 1,
+        0xC2 | 0xE1 | 0xE2 | 0xE3 => text[i..]
+            .chars()
+            .next()
+            .filter(|c| c.is_whitespace())
+            .map_or(0, char::len_utf8),
+        _ => 0,
+    }
+}
+
+/// The byte length of the UTF-8 sequence a lead byte starts.
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        _ => 2,
+    }
 }
 
 #[cfg(test)]
@@ -234,6 +278,19 @@ mod tests {
             blake3::hash(collapsed.as_bytes()).to_hex().to_string()
         );
         assert_eq!(content_hash(""), blake3::hash(b"").to_hex().to_string());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn content_hash_is_the_hash_of_the_words_joined_by_spaces(
+            text in "([a-z\u{e9}\u{4e2d} \t\n\r\u{b}\u{c}]|\u{85}|\u{a0}|\u{1680}|\u{2003}|\u{2028}|\u{202f}|\u{3000}|\u{2010}|\u{e1})*|\\PC*",
+        ) {
+            let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            proptest::prop_assert_eq!(
+                content_hash(&text),
+                blake3::hash(collapsed.as_bytes()).to_hex().to_string()
+            );
+        }
     }
 
     #[test]

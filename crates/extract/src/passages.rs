@@ -1,8 +1,9 @@
 //! Passages: windows of the extracted text with byte offsets, ranked with BM25.
 
 use serde::{Deserialize, Serialize};
-use sgw_text::{Normalizer, is_stop_word};
+use sgw_text::{TermFinder, is_stop_word};
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 
 /// A span of a document's text. Invariant: `text == doc.text[start..end]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -144,33 +145,28 @@ pub(crate) fn score_spans(
     spans: &[(usize, usize)],
     terms: &[String],
 ) -> Vec<(usize, usize, f32)> {
-    // Per passage: how often each query term occurs (indexed like `terms`) and
-    // its length in words. One pass over each passage's words; ASCII words are
-    // lower-cased into a reused buffer, never allocated.
-    let longest = terms.iter().map(String::len).max().unwrap_or(0);
-    let mut norm = Normalizer::default();
+    // Per passage: how often each query term occurs (indexed like the finder's terms) and
+    // its length in words. The terms are found by a substring search over
+    // each passage (see `TermFinder`), its words counted without normalizing
+    // them: no word is lower-cased or looked up one by one.
+    let finder = TermFinder::new(terms);
+    let n_terms = finder.terms().len();
     let docs: Vec<(Vec<u32>, u32)> = spans
         .iter()
         .map(|&(s, e)| {
-            let mut tf = vec![0u32; terms.len()];
-            let mut len = 0u32;
-            for w in sgw_text::words(&text[s..e]) {
-                len += 1;
-                let raw = w.as_str();
-                // A longer ASCII word cannot be a term (its lower case keeps its length).
-                if terms.is_empty() || (raw.is_ascii() && raw.len() > longest) {
-                    continue;
-                }
-                if let Ok(i) = terms.binary_search_by(|t| t.as_str().cmp(norm.normalize(raw))) {
-                    tf[i] += 1;
-                }
-            }
+            let passage = &text[s..e];
+            let mut tf = vec![0u32; n_terms];
+            finder.for_each(passage, |i, _| {
+                tf[i] += 1;
+                ControlFlow::Continue(())
+            });
+            let len = u32::try_from(sgw_text::word_count(passage)).unwrap_or(u32::MAX);
             (tf, len)
         })
         .collect();
     let n = docs.len().max(1) as f32;
     let avgdl = docs.iter().map(|d| d.1 as f32).sum::<f32>() / n;
-    let idf: Vec<f32> = (0..terms.len())
+    let idf: Vec<f32> = (0..n_terms)
         .map(|i| {
             let df = docs.iter().filter(|d| d.0[i] > 0).count() as f32;
             ((n - df + 0.5) / (df + 0.5) + 1.0).ln()

@@ -2,14 +2,14 @@
 //! the share of them a title or text contains.
 //!
 //! Words and stop words are the gateway's one definition ([`sgw_text`]).
-//! Linear in the text and allocation-free on ASCII: the text is read word by
-//! word, each word normalized on its own (NFKC only when it is not plain
-//! ASCII), and looked up among the key terms; the scan stops as soon as every
-//! term has been seen.
+//! Linear in the text, and mostly a substring search ([`TermFinder`]): only
+//! words with non-ASCII characters are normalized one by one; the search
+//! stops as soon as every term has been seen.
 
 use sgw_contract::Evidence;
-use sgw_text::{Normalizer, is_stop_word};
+use sgw_text::{TermFinder, is_stop_word};
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 
 /// The query's key terms: normalized words that are not stop words.
 pub(crate) fn key_terms(query: &str) -> BTreeSet<String> {
@@ -20,62 +20,33 @@ pub(crate) fn key_terms(query: &str) -> BTreeSet<String> {
 }
 
 /// Share of the query's key terms present in the title or text (1 when the query has none).
+///
+/// The title is searched first, then the text, and the search stops as soon
+/// as every term has been seen.
 pub(crate) fn relevance(terms: &BTreeSet<String>, evidence: &Evidence) -> f64 {
     if terms.is_empty() {
         return 1.0;
     }
-    let mut seen = TermsSeen::new(terms);
-    if !seen.scan(&evidence.title) {
-        seen.scan(&evidence.text);
-    }
-    seen.found as f64 / seen.terms.len() as f64
-}
-
-/// Which of the (sorted) key terms a scan has met so far.
-struct TermsSeen<'a> {
-    terms: Vec<&'a str>,
-    seen: Vec<bool>,
-    found: usize,
-    longest: usize,
-    norm: Normalizer,
-}
-
-impl<'a> TermsSeen<'a> {
-    fn new(terms: &'a BTreeSet<String>) -> TermsSeen<'a> {
-        TermsSeen {
-            terms: terms.iter().map(String::as_str).collect(),
-            seen: vec![false; terms.len()],
-            found: 0,
-            longest: terms.iter().map(String::len).max().unwrap_or(0),
-            norm: Normalizer::default(),
+    let finder = TermFinder::new(terms);
+    let mut seen = vec![false; finder.terms().len()];
+    let mut found = 0;
+    for part in [&evidence.title, &evidence.text] {
+        finder.for_each(part, |i, _| {
+            if !seen[i] {
+                seen[i] = true;
+                found += 1;
+            }
+            if found == seen.len() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if found == seen.len() {
+            break;
         }
     }
-
-    fn all(&self) -> bool {
-        self.found == self.terms.len()
-    }
-
-    /// Reads `text`; true once every term is seen (the scan stops there).
-    fn scan(&mut self, text: &str) -> bool {
-        for w in sgw_text::words(text) {
-            let raw = w.as_str();
-            // An ASCII word longer than every term cannot be one.
-            if raw.is_ascii() && raw.len() > self.longest {
-                continue;
-            }
-            let word = self.norm.normalize(raw);
-            if let Ok(i) = self.terms.binary_search(&word)
-                && !self.seen[i]
-            {
-                self.seen[i] = true;
-                self.found += 1;
-                if self.all() {
-                    return true;
-                }
-            }
-        }
-        self.all()
-    }
+    found as f64 / seen.len() as f64
 }
 
 #[cfg(test)]

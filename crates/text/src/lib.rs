@@ -5,6 +5,9 @@ use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
+mod find;
+pub use find::{TermFinder, word_count};
+
 /// Words too common to tell texts apart, lower case, sorted (binary search).
 ///
 /// English articles, prepositions, conjunctions, auxiliaries, pronouns and

@@ -178,7 +178,18 @@ impl<'t> Seen<'t> {
             // white-space-collapsed text): the text says "last year".
             let mut after_last: Option<usize> = None;
             for w in sgw_text::words(part) {
-                let word = norm.normalize(w.as_str());
+                let raw = w.as_str();
+                // Most words of a long page matter in no way: an ASCII word
+                // that starts unlike every needed word and stem (in any case)
+                // and neither follows nor ends in "last" is not normalized.
+                if after_last.is_none()
+                    && raw.is_ascii()
+                    && !starts[usize::from(raw.as_bytes()[0].to_ascii_lowercase())]
+                    && !ends_with_last(raw)
+                {
+                    continue;
+                }
+                let word = norm.normalize(raw);
                 if let Some(end) = after_last.take()
                     && word.starts_with("year")
                     && part[end..w.start].chars().all(char::is_whitespace)
@@ -204,10 +215,21 @@ impl<'t> Seen<'t> {
                         seen.stems.insert(t);
                     }
                 }
+                // Every needed word as it is: every term is covered, and
+                // nothing else the rest of the text could show (stems, years,
+                // "last year") changes that.
+                if seen.words.len() == wanted.len() {
+                    return seen;
+                }
             }
         }
         seen
     }
+}
+
+/// Whether an ASCII word ends in "last", in any case (`last`, `Atlast`).
+fn ends_with_last(raw: &str) -> bool {
+    raw.len() >= 4 && raw.as_bytes()[raw.len() - 4..].eq_ignore_ascii_case(b"last")
 }
 
 /// The coverage of `terms` by `title` + `text`. `published` (the text's
