@@ -22,6 +22,14 @@ const ARTICLE: &str = r#"<!doctype html><html lang="en"><head><title>Rivers rise
 <script>var tracking = "The river rose by three metres";</script>
 </body></html>"#;
 
+/// The main text of an article of `prose`, `block`, `prose`.
+fn article_text(prose: &str, block: &str) -> String {
+    let page = format!("<html><body><article>{prose}{block}{prose}</article></body></html>");
+    extract(page.as_bytes(), Some("text/html"), None)
+        .unwrap()
+        .text
+}
+
 #[test]
 fn keeps_article_drops_boilerplate() {
     let doc = extract(ARTICLE.as_bytes(), Some("text/html; charset=utf-8"), None).unwrap();
@@ -471,20 +479,13 @@ fn appeals_to_the_reader_on_their_own_line_go() {
         "Möchten Sie den Artikel teilen?",
         "Suivez-nous sur les réseaux sociaux",
     ] {
-        let page =
-            format!("<html><body><article>{prose}<p>{appeal}</p>{prose}</article></body></html>");
-        let text = extract(page.as_bytes(), Some("text/html"), None)
-            .unwrap()
-            .text;
+        let text = article_text(prose, &format!("<p>{appeal}</p>"));
         assert!(text.contains("rebuild the old bridge"), "{appeal}");
         assert!(!text.contains(appeal), "{appeal}");
     }
     // The same words inside a sentence of the article stay.
     let line = "Residents who sign up for the consultation can follow us through each stage, the mayor said.";
-    let page = format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
-    let text = extract(page.as_bytes(), Some("text/html"), None)
-        .unwrap()
-        .text;
+    let text = article_text(prose, &format!("<p>{line}</p>"));
     assert!(text.contains(line));
 }
 
@@ -497,11 +498,7 @@ fn leftover_headings_of_author_boxes_and_toggles_go() {
         "Quellen ausblenden",
         "Empfohlener redaktioneller Inhalt",
     ] {
-        let page =
-            format!("<html><body><article>{prose}<h3>{label}</h3>{prose}</article></body></html>");
-        let text = extract(page.as_bytes(), Some("text/html"), None)
-            .unwrap()
-            .text;
+        let text = article_text(prose, &format!("<h3>{label}</h3>"));
         assert!(text.contains("rebuild the old bridge"), "{label}");
         assert!(!text.contains(label), "{label}");
     }
@@ -523,20 +520,13 @@ fn more_see_also_and_channel_plugs_go() {
         "Subscribe now to our digital edition for the full story.",
         "Submit your letter to the editor via this form",
     ] {
-        let page =
-            format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
-        let text = extract(page.as_bytes(), Some("text/html"), None)
-            .unwrap()
-            .text;
+        let text = article_text(prose, &format!("<p>{line}</p>"));
         assert!(text.contains("winter season will open"), "{line}");
         assert!(!text.contains(line), "{line}");
     }
     // A sentence that mentions a channel or a follower stays.
     let line = "The conductor, who has a large following on Twitter, said the programme was his favourite.";
-    let page = format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
-    let text = extract(page.as_bytes(), Some("text/html"), None)
-        .unwrap()
-        .text;
+    let text = article_text(prose, &format!("<p>{line}</p>"));
     assert!(text.contains(line));
 }
 
@@ -552,19 +542,12 @@ fn publisher_notices_on_their_own_line_go() {
         "Les articles publiés n'engagent que leurs auteurs.",
         "If you’re seeing this message but you’re already a subscriber, you can log in for access.",
     ] {
-        let page =
-            format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
-        let text = extract(page.as_bytes(), Some("text/html"), None)
-            .unwrap()
-            .text;
+        let text = article_text(prose, &format!("<p>{line}</p>"));
         assert!(text.contains("winter season will open"), "{line}");
         assert!(!text.contains(line), "{line}");
     }
     // Advertising as a subject of the article stays.
     let line = "Die Werbung der Stadt für das Festival, sagte die Sprecherin, habe viele Besucher angelockt.";
-    let page = format!("<html><body><article>{prose}<p>{line}</p>{prose}</article></body></html>");
-    let text = extract(page.as_bytes(), Some("text/html"), None)
-        .unwrap()
-        .text;
+    let text = article_text(prose, &format!("<p>{line}</p>"));
     assert!(text.contains(line));
 }
