@@ -189,8 +189,10 @@ impl Evidence {
 /// `text.split_whitespace()` joined by single spaces.
 ///
 /// One pass over the bytes: the stretches between white space go through a
-/// 64 KiB buffer whole (the hasher sees large blocks), and a character is
-/// only decoded where a byte could start non-ASCII white space.
+/// 64 KiB buffer whole (the hasher sees large blocks), single spaces
+/// between words are copied with them (layout that is already collapsed is
+/// not split up), and a character is only decoded where a byte could start
+/// non-ASCII white space.
 pub fn content_hash(text: &str) -> String {
     const BLOCK: usize = 64 * 1024;
     let bytes = text.as_bytes();
@@ -215,13 +217,25 @@ pub fn content_hash(text: &str) -> String {
             i += skip;
             continue;
         }
+        // The run goes on over bytes that cannot start white space, and
+        // over single spaces between such bytes (they are kept as they are).
         let start = i;
-        while i < bytes.len() && whitespace_len(text, i) == 0 {
-            i += if bytes[i] < 0x80 {
-                1
-            } else {
-                utf8_len(bytes[i])
-            };
+        loop {
+            while i < bytes.len() && !MAY_START_SPACE[usize::from(bytes[i])] {
+                i += 1;
+            }
+            match bytes.get(i) {
+                None => break,
+                Some(b' ')
+                    if bytes
+                        .get(i + 1)
+                        .is_some_and(|&b| !MAY_START_SPACE[usize::from(b)]) =>
+                {
+                    i += 1
+                }
+                Some(&lead) if whitespace_len(text, i) == 0 => i += utf8_len(lead),
+                Some(_) => break,
+            }
         }
         if !first {
             push(b" ", &mut buf);
@@ -247,6 +261,21 @@ fn whitespace_len(text: &str, i: usize) -> usize {
         _ => 0,
     }
 }
+
+/// The bytes that can start a white-space character: ASCII white space and
+/// the lead bytes of the non-ASCII ones (see [`whitespace_len`]).
+static MAY_START_SPACE: [bool; 256] = {
+    let mut table = [false; 256];
+    let starts = [
+        b' ', b'\t', b'\n', b'\x0b', b'\x0c', b'\r', 0xC2, 0xE1, 0xE2, 0xE3,
+    ];
+    let mut k = 0;
+    while k < starts.len() {
+        table[starts[k] as usize] = true;
+        k += 1;
+    }
+    table
+};
 
 /// The byte length of the UTF-8 sequence a lead byte starts.
 fn utf8_len(lead: u8) -> usize {
@@ -283,7 +312,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn content_hash_is_the_hash_of_the_words_joined_by_spaces(
-            text in "([a-z\u{e9}\u{4e2d} \t\n\r\u{b}\u{c}]|\u{85}|\u{a0}|\u{1680}|\u{2003}|\u{2028}|\u{202f}|\u{3000}|\u{2010}|\u{e1})*|\\PC*",
+            text in "([a-z\u{e9}\u{4e2d} \t\n\r\u{b}\u{c}]|\u{85}|\u{a0}|\u{1680}|\u{2003}|\u{2028}|\u{202f}|\u{3000}|\u{2010}|\u{e1}|\u{a9}|\u{3001})*|\\PC*",
         ) {
             let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
             proptest::prop_assert_eq!(
