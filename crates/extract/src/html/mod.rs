@@ -51,38 +51,7 @@ pub fn visible_text_len(html: &str) -> usize {
 pub fn looks_like_js_shell(html: &str) -> bool {
     /// A page with this many visible letters and digits is read, not a shell.
     const SHELL_MAX_TEXT: usize = 400;
-    // One pass over the bytes, no lower-cased copy: every message names
-    // "javascript", so a message can only start `k` bytes before a `j`/`J`
-    // where `k` is the offset of "javascript" in it.
-    const MESSAGES: [&str; 8] = [
-        "enable javascript",
-        "javascript is disabled",
-        "javascript is required",
-        "requires javascript",
-        "turn on javascript",
-        "javascript must be enabled",
-        "activate javascript",
-        "you need to enable javascript",
-    ];
-    let b = html.as_bytes();
-    let at = |pos: usize, needle: &str| {
-        b.get(pos..pos + needle.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-    };
-    let (mut js_message, mut has_script) = (false, false);
-    for (i, &c) in b.iter().enumerate() {
-        if c == b'<' && !has_script {
-            has_script = at(i + 1, "script");
-        } else if c | 0x20 == b'j' && !js_message {
-            js_message = MESSAGES.iter().any(|m| {
-                let k = m.find("javascript").unwrap_or(0);
-                i.checked_sub(k).is_some_and(|s| at(s, m))
-            });
-        }
-        if js_message && has_script {
-            break;
-        }
-    }
+    let (js_message, has_script) = shell_signals(html);
     if !js_message && !has_script {
         return false;
     }
@@ -123,4 +92,77 @@ pub fn looks_like_js_shell(html: &str) -> bool {
             .count(),
     };
     has_script && vis_len < 50 && elements <= 3
+}
+
+/// Messages of pages that need JavaScript, lower case. Every one names
+/// "javascript", so a message can only start `k` bytes before a `j`/`J`
+/// where `k` is the offset of "javascript" in it.
+const JS_MESSAGES: [&str; 8] = [
+    "enable javascript",
+    "javascript is disabled",
+    "javascript is required",
+    "requires javascript",
+    "turn on javascript",
+    "javascript must be enabled",
+    "activate javascript",
+    "you need to enable javascript",
+];
+
+/// Whether `html` holds a "enable JavaScript"-like message, and a `<script`
+/// tag (ASCII case-insensitively), as searching the lower-cased text for
+/// them would say.
+fn shell_signals(html: &str) -> (bool, bool) {
+    let b = html.as_bytes();
+    let at = |pos: usize, needle: &str| {
+        b.get(pos..pos + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    };
+    let (mut js_message, mut has_script) = (false, false);
+    // Only `<`, `j` and `J` matter: a SIMD search jumps from one to the
+    // next (and to the one kind still wanted once the other was seen).
+    let mut i = 0;
+    while !(js_message && has_script) {
+        let next = match (js_message, has_script) {
+            (false, false) => memchr::memchr3(b'<', b'j', b'J', &b[i..]),
+            (false, true) => memchr::memchr2(b'j', b'J', &b[i..]),
+            _ => memchr::memchr(b'<', &b[i..]),
+        };
+        let Some(off) = next else { break };
+        i += off;
+        if b[i] == b'<' {
+            has_script = at(i + 1, "script");
+        } else {
+            js_message = JS_MESSAGES.iter().any(|m| {
+                let k = m.find("javascript").unwrap_or(0);
+                i.checked_sub(k).is_some_and(|s| at(s, m))
+            });
+        }
+        i += 1;
+    }
+    (js_message, has_script)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The definition: the lower-cased text searched for each signal.
+    fn signals_by_definition(html: &str) -> (bool, bool) {
+        let lower = html.to_ascii_lowercase();
+        let message = JS_MESSAGES.iter().any(|m| lower.contains(m));
+        (message, lower.contains("<script"))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn shell_signals_equal_searching_the_lower_cased_text(
+            pieces in proptest::collection::vec(
+                "(<script|<SCRIPT>|<p>|Enable JavaScript|JAVASCRIPT IS REQUIRED|javascript|j|J|<|é| )",
+                0..12,
+            ),
+        ) {
+            let html = pieces.concat();
+            proptest::prop_assert_eq!(shell_signals(&html), signals_by_definition(&html));
+        }
+    }
 }
