@@ -6,6 +6,9 @@
 //! reported with its ratio to the case it should be compared with. Figures are
 //! wall-clock times on whatever machine runs it: ratios are what count.
 //!
+//! `--repeat-search KB N` runs only the full search of a KB-KiB page N times,
+//! for a profiler.
+//!
 //! Process-level cases (`sgw --version`, an `sgw search` cache hit, peak RSS)
 //! run when `SGW_BIN` names a built `sgw` binary (xtask builds it in release).
 
@@ -557,6 +560,16 @@ async fn main() {
         .and_then(|i| args.get(i + 1))
         .map(|list| list.split(',').map(str::to_owned).collect());
     let wanted = |group: &str| only.as_ref().is_none_or(|o| o.iter().any(|g| g == group));
+    if let Some(i) = args.iter().position(|a| a == "--repeat-search") {
+        let kb = args.get(i + 1).and_then(|v| v.parse().ok());
+        let n = args.get(i + 2).and_then(|v| v.parse().ok());
+        let (Some(kb), Some(n)) = (kb, n) else {
+            eprintln!("--repeat-search KB N: the page size in KiB and the number of searches");
+            std::process::exit(2);
+        };
+        repeat_search(kb, n).await;
+        return;
+    }
     let reps = if quick { 5 } else { 21 };
     let dir = tempfile::tempdir().expect("temp dir");
     let mut t = Table::default();
@@ -591,6 +604,26 @@ async fn main() {
         }
     }
     t.print();
+}
+
+/// `--repeat-search KB N`: the pages group's full search (official page of
+/// `kb` KiB, no cache) `n` times in a row and nothing else, for a profiler
+/// (`valgrind --tool=callgrind`, `perf record`) to see where a search goes.
+async fn repeat_search(kb: usize, n: u32) {
+    let world = World::start().await;
+    world
+        .web
+        .route(world::OFFICIAL, world::RATES_PATH, page_of(kb * 1024));
+    let gw = gateway(world_policy(&world, &no_cache(), ""), None).await;
+    let started = Instant::now();
+    for _ in 0..n {
+        let r = ask(&gw).await;
+        assert!(r.has_answer(), "{:?}", r.attempts);
+    }
+    eprintln!(
+        "{n} searches of a {kb} KiB page: {} ms each",
+        ms(started.elapsed() / n.max(1))
+    );
 }
 
 /// 10 KB vs 1 MB pages: fetch, extraction, full search, and the overhead targets.

@@ -9,7 +9,10 @@
 //! The run itself is the `bench_chain` example of `sgw-e2e` (release build);
 //! the `sgw` binary is built in release too and handed over as `SGW_BIN`.
 //! `--only` picks case groups (pages, cache, black-hole, sources,
-//! concurrency, processes), e.g. `--only pages` for the 10 KB / 1 MB rows.
+//! concurrency, processes), e.g. `--only pages` for the 10 KB / 1 MB rows;
+//! `--repeat-search KB N` runs only the full search of a KB-KiB page N times
+//! (run `target/release/examples/bench_chain --repeat-search 10 300` under
+//! a profiler to see where a search goes).
 
 use anyhow::{Context, Result};
 use std::process::Command;
