@@ -176,6 +176,37 @@ async fn sqlite_pool(opts: SqliteConnectOptions, memory: bool) -> Result<Pool, S
         opts.journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
     };
+    // Opening switches a new file to WAL, which takes the database's
+    // exclusive lock; a process opening the same new store at that moment
+    // can get SQLITE_BUSY at once (the busy timeout does not cover every
+    // step of opening). Such an open is retried, with a growing pause,
+    // within the busy timeout; any other error is final.
+    let started = std::time::Instant::now();
+    let mut pause = Duration::from_millis(10);
+    loop {
+        match sqlite_connect(opts.clone(), memory).await {
+            Err(e) if is_busy(&e) && started.elapsed() + pause < BUSY_TIMEOUT => {
+                tracing::debug!(error = %e, "SQLite store busy while opening; retrying");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_millis(500));
+            }
+            result => return result.map_err(StoreError::db("opening SQLite")),
+        }
+    }
+}
+
+/// SQLITE_BUSY or SQLITE_LOCKED, extended codes included.
+#[cfg(feature = "sqlite")]
+fn is_busy(e: &sqlx::Error) -> bool {
+    let code = match e {
+        sqlx::Error::Database(db) => db.code().and_then(|c| c.parse::<i32>().ok()),
+        _ => None,
+    };
+    code.is_some_and(|c| matches!(c & 0xff, 5 | 6))
+}
+
+#[cfg(feature = "sqlite")]
+async fn sqlite_connect(opts: SqliteConnectOptions, memory: bool) -> Result<Pool, sqlx::Error> {
     let pool = SqlitePoolOptions::new()
         // One connection per process. An in-memory database exists once per
         // connection, so it must be exactly one; for a file, SQLite runs one
@@ -199,8 +230,7 @@ async fn sqlite_pool(opts: SqliteConnectOptions, memory: bool) -> Result<Pool, S
         })
         .acquire_timeout(BUSY_TIMEOUT + Duration::from_secs(5))
         .connect_with(opts)
-        .await
-        .map_err(StoreError::db("opening SQLite"))?;
+        .await?;
     Ok(Pool::Sqlite(pool))
 }
 
