@@ -47,8 +47,8 @@ impl Store {
 
     /// The entry for `key`, fresh or stale at `now`, or a miss.
     pub async fn lookup(&self, key: &CacheKey, now: Timestamp) -> Result<CacheLookup, StoreError> {
-        let mut tx = self.pool.read().await?;
-        let row = tx
+        let row = self
+            .pool
             .fetch_optional(
                 "looking up the cache",
                 &format!("SELECT {CACHE_COLS} FROM cache_entries WHERE {KEY_MATCH}"),

@@ -218,6 +218,11 @@ async fn sqlite_connect(opts: SqliteConnectOptions, memory: bool) -> Result<Pool
         // busy-wait sleeps.
         .max_connections(1)
         .min_connections(if memory { 1 } else { 0 })
+        // No ping before each use: the connection is a file this process
+        // holds open, not a socket that can die, and each ping is a round
+        // trip to the connection's worker thread (sqlx still pings once on
+        // each release, which also flushes a dropped transaction's rollback).
+        .test_before_acquire(false)
         .idle_timeout(if memory {
             None
         } else {
@@ -232,6 +237,21 @@ async fn sqlite_connect(opts: SqliteConnectOptions, memory: bool) -> Result<Pool
         .connect_with(opts)
         .await?;
     Ok(Pool::Sqlite(pool))
+}
+
+macro_rules! bind_all {
+    ($q:expr, $args:expr) => {{
+        let mut q = $q;
+        for a in $args {
+            q = match a {
+                Arg::Text(v) => q.bind(v),
+                Arg::Int(v) => q.bind(v),
+                Arg::Float(v) => q.bind(v),
+                Arg::Bytes(v) => q.bind(v),
+            };
+        }
+        q
+    }};
 }
 
 impl Pool {
@@ -256,6 +276,53 @@ impl Pool {
                 p.begin().await.map_err(StoreError::db("starting a read"))?,
             )),
         }
+    }
+
+    /// Runs one read statement outside any transaction and returns its
+    /// rows. A single statement reads one consistent snapshot by itself, so
+    /// this saves the `BEGIN` and the rollback of [`Pool::read`]: on SQLite
+    /// each is a round trip to the connection's worker thread.
+    pub(crate) async fn fetch_all(
+        &self,
+        op: &'static str,
+        sql: &str,
+        args: Vec<Arg>,
+    ) -> Result<Vec<Row>, StoreError> {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Pool::Sqlite(p) => bind_all!(sqlx::query(sql), args)
+                .fetch_all(p)
+                .await
+                .map(|rows| rows.into_iter().map(Row::Sqlite).collect()),
+            #[cfg(feature = "postgres")]
+            Pool::Postgres(p) => bind_all!(sqlx::query(sql), args)
+                .fetch_all(p)
+                .await
+                .map(|rows| rows.into_iter().map(Row::Postgres).collect()),
+        }
+        .map_err(StoreError::db(op))
+    }
+
+    /// [`Pool::fetch_all`] for at most one row.
+    pub(crate) async fn fetch_optional(
+        &self,
+        op: &'static str,
+        sql: &str,
+        args: Vec<Arg>,
+    ) -> Result<Option<Row>, StoreError> {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Pool::Sqlite(p) => bind_all!(sqlx::query(sql), args)
+                .fetch_optional(p)
+                .await
+                .map(|r| r.map(Row::Sqlite)),
+            #[cfg(feature = "postgres")]
+            Pool::Postgres(p) => bind_all!(sqlx::query(sql), args)
+                .fetch_optional(p)
+                .await
+                .map(|r| r.map(Row::Postgres)),
+        }
+        .map_err(StoreError::db(op))
     }
 
     /// A write transaction. On SQLite it takes the write lock up front
@@ -348,21 +415,6 @@ macro_rules! args {
     ($($e:expr),* $(,)?) => { vec![$($crate::db::Arg::from($e)),*] };
 }
 pub(crate) use args;
-
-macro_rules! bind_all {
-    ($q:expr, $args:expr) => {{
-        let mut q = $q;
-        for a in $args {
-            q = match a {
-                Arg::Text(v) => q.bind(v),
-                Arg::Int(v) => q.bind(v),
-                Arg::Float(v) => q.bind(v),
-                Arg::Bytes(v) => q.bind(v),
-            };
-        }
-        q
-    }};
-}
 
 /// An open transaction on either backend. Dropping it rolls back.
 pub(crate) enum Tx {
@@ -620,8 +672,7 @@ pub(crate) async fn migrate(pool: &Pool) -> Result<(), StoreError> {
 /// cannot be read (a new database, no migrations table yet, or a schema
 /// missing from the search path: the write path then says which).
 async fn schema_version(pool: &Pool) -> Option<i64> {
-    let mut tx = pool.read().await.ok()?;
-    let row = tx
+    let row = pool
         .fetch_optional(
             "reading the schema version",
             "SELECT max(version) AS v FROM sgw_schema_migrations",
@@ -629,9 +680,7 @@ async fn schema_version(pool: &Pool) -> Option<i64> {
         )
         .await
         .ok()??;
-    let version = row.opt_int("v").ok()??;
-    tx.commit().await.ok()?;
-    Some(version)
+    row.opt_int("v").ok()?
 }
 
 fn newer_schema(version: i64, newest_known: i64) -> StoreError {

@@ -37,8 +37,8 @@ impl Store {
     /// The evidence record `id`, if stored.
     pub async fn get_evidence(&self, id: &str) -> Result<Option<StoredEvidence>, StoreError> {
         check_id("evidence", "ev-", id)?;
-        let mut tx = self.pool.read().await?;
-        let row = tx
+        let row = self
+            .pool
             .fetch_optional(
                 "reading evidence",
                 &format!("SELECT {EVIDENCE_COLS} FROM evidence WHERE id = $1"),
@@ -58,21 +58,41 @@ impl Store {
         for id in ids {
             check_id("evidence", "ev-", id)?;
         }
-        let mut tx = self.pool.read().await?;
-        let mut out = Vec::with_capacity(ids.len());
-        for id in ids {
-            if let Some(row) = tx
-                .fetch_optional(
-                    "reading evidence",
-                    &format!("SELECT {EVIDENCE_COLS} FROM evidence WHERE id = $1"),
-                    args![id],
-                )
-                .await?
-            {
-                out.push(decode_evidence(&row)?);
-            }
+        if ids.is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(out)
+        // One statement for up to this many ids (a snapshot by itself);
+        // more go in one read transaction, a statement per chunk.
+        const IDS_PER_STATEMENT: usize = 256;
+        let select = |n: usize| {
+            let marks: Vec<String> = (1..=n).map(|i| format!("${i}")).collect();
+            format!(
+                "SELECT {EVIDENCE_COLS} FROM evidence WHERE id IN ({})",
+                marks.join(", ")
+            )
+        };
+        let to_args = |chunk: &[String]| chunk.iter().map(Arg::from).collect::<Vec<_>>();
+        let rows = if ids.len() <= IDS_PER_STATEMENT {
+            self.pool
+                .fetch_all("reading evidence", &select(ids.len()), to_args(ids))
+                .await?
+        } else {
+            let mut tx = self.pool.read().await?;
+            let mut rows = Vec::with_capacity(ids.len());
+            for chunk in ids.chunks(IDS_PER_STATEMENT) {
+                rows.extend(
+                    tx.fetch_all("reading evidence", &select(chunk.len()), to_args(chunk))
+                        .await?,
+                );
+            }
+            rows
+        };
+        let mut found = std::collections::HashMap::with_capacity(rows.len());
+        for row in &rows {
+            let record = decode_evidence(row)?;
+            found.insert(record.id.clone(), record);
+        }
+        Ok(ids.iter().filter_map(|id| found.get(id).cloned()).collect())
     }
 
     /// Every evidence record gathered for `key`, newest first.

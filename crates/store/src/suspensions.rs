@@ -13,8 +13,8 @@ impl Store {
         &self,
         now: jiff::Timestamp,
     ) -> Result<Vec<SuspensionRecord>, StoreError> {
-        let mut tx = self.pool.read().await?;
-        let rows = tx
+        let rows = self
+            .pool
             .fetch_all(
                 "reading provider suspensions",
                 "SELECT provider, until_ms, reason, consecutive_timeouts FROM provider_suspensions WHERE until_ms > $1 ORDER BY provider",

@@ -93,6 +93,51 @@ async fn replace_and_validators(fx: &Fixture) {
 }
 both_backends!(replace_and_validators);
 
+/// A batch read keeps the order of the ids asked for, repeats a repeated id,
+/// skips unknown ones, and reads more ids than one statement takes.
+async fn batch_reads(fx: &Fixture) {
+    let store = fx.open().await;
+    let k = key("What is the fee?", "policy_or_law");
+    let mut records = Vec::new();
+    for i in 0..300 {
+        let rec = stored(&k, &format!("batch-{i}"));
+        store.put_evidence(&rec).await.unwrap();
+        records.push(rec);
+    }
+    assert!(store.get_evidence_batch(&[]).await.unwrap().is_empty());
+
+    let unknown = new_evidence_id();
+    let ids = vec![
+        records[2].id.clone(),
+        unknown.clone(),
+        records[0].id.clone(),
+        records[2].id.clone(),
+    ];
+    let back = store.get_evidence_batch(&ids).await.unwrap();
+    let got: Vec<_> = back.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        got,
+        [&records[2].id, &records[0].id, &records[2].id].map(String::as_str)
+    );
+    assert_eq!(back[1], read_back(&records[0]), "every field comes back");
+
+    // More ids than one statement takes, newest first, with an unknown one.
+    let mut ids: Vec<String> = records.iter().rev().map(|r| r.id.clone()).collect();
+    ids.insert(150, unknown);
+    let back = store.get_evidence_batch(&ids).await.unwrap();
+    let got: Vec<_> = back.iter().map(|r| r.id.clone()).collect();
+    let want: Vec<_> = records.iter().rev().map(|r| r.id.clone()).collect();
+    assert_eq!(got, want);
+
+    // A malformed id is an error, not a skipped row.
+    let err = store
+        .get_evidence_batch(&["not-an-id".to_string()])
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("not-an-id"), "{err}");
+}
+both_backends!(batch_reads);
+
 async fn screenshots(fx: &Fixture) {
     let store = fx.open().await;
     let rec = stored(&key("q", "news"), "shot");

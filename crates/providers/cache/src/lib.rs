@@ -108,14 +108,14 @@ async fn entry_evidence(
     store: &Store,
     entry: &CacheEntry,
 ) -> Result<(Vec<StoredEvidence>, Vec<String>), StoreError> {
-    let mut records = Vec::new();
-    let mut missing = Vec::new();
-    for id in &entry.evidence_ids {
-        match store.get_evidence(id).await? {
-            Some(r) => records.push(r),
-            None => missing.push(id.clone()),
-        }
-    }
+    // One read for all of them (not one per id).
+    let records = store.get_evidence_batch(&entry.evidence_ids).await?;
+    let missing = entry
+        .evidence_ids
+        .iter()
+        .filter(|id| !records.iter().any(|r| &r.id == *id))
+        .cloned()
+        .collect();
     Ok((records, missing))
 }
 
