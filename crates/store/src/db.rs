@@ -281,7 +281,9 @@ impl Pool {
     /// Runs one read statement outside any transaction and returns its
     /// rows. A single statement reads one consistent snapshot by itself, so
     /// this saves the `BEGIN` and the rollback of [`Pool::read`]: on SQLite
-    /// each is a round trip to the connection's worker thread.
+    /// each is a round trip to the connection's worker thread. It runs on an
+    /// acquired connection, not on the pool as executor: sqlx's pool
+    /// executor made a cache hit ~15 % slower (measured, paired runs).
     pub(crate) async fn fetch_all(
         &self,
         op: &'static str,
@@ -291,12 +293,12 @@ impl Pool {
         match self {
             #[cfg(feature = "sqlite")]
             Pool::Sqlite(p) => bind_all!(sqlx::query(sql), args)
-                .fetch_all(p)
+                .fetch_all(&mut *p.acquire().await.map_err(StoreError::db(op))?)
                 .await
                 .map(|rows| rows.into_iter().map(Row::Sqlite).collect()),
             #[cfg(feature = "postgres")]
             Pool::Postgres(p) => bind_all!(sqlx::query(sql), args)
-                .fetch_all(p)
+                .fetch_all(&mut *p.acquire().await.map_err(StoreError::db(op))?)
                 .await
                 .map(|rows| rows.into_iter().map(Row::Postgres).collect()),
         }
@@ -313,12 +315,12 @@ impl Pool {
         match self {
             #[cfg(feature = "sqlite")]
             Pool::Sqlite(p) => bind_all!(sqlx::query(sql), args)
-                .fetch_optional(p)
+                .fetch_optional(&mut *p.acquire().await.map_err(StoreError::db(op))?)
                 .await
                 .map(|r| r.map(Row::Sqlite)),
             #[cfg(feature = "postgres")]
             Pool::Postgres(p) => bind_all!(sqlx::query(sql), args)
-                .fetch_optional(p)
+                .fetch_optional(&mut *p.acquire().await.map_err(StoreError::db(op))?)
                 .await
                 .map(|r| r.map(Row::Postgres)),
         }
