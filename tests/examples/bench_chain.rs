@@ -570,6 +570,14 @@ async fn main() {
         repeat_search(kb, n).await;
         return;
     }
+    if let Some(i) = args.iter().position(|a| a == "--repeat-later") {
+        let Some(n) = args.get(i + 1).and_then(|v| v.parse().ok()) else {
+            eprintln!("--repeat-later N: the number of later searches after the black-holed first");
+            std::process::exit(2);
+        };
+        repeat_later(n).await;
+        return;
+    }
     let reps = if quick { 5 } else { 21 };
     let dir = tempfile::tempdir().expect("temp dir");
     let mut t = Table::default();
@@ -622,6 +630,41 @@ async fn repeat_search(kb: usize, n: u32) {
     }
     eprintln!(
         "{n} searches of a {kb} KiB page: {} ms each",
+        ms(started.elapsed() / n.max(1))
+    );
+}
+
+/// `--repeat-later N`: the black-hole group's later search (official host
+/// hung and resting, no hedging) `n` times after one first search, with the
+/// attempts of the second search printed, for a profiler.
+async fn repeat_later(n: u32) {
+    let world = World::start().await;
+    world.break_official(Fault::Hang);
+    let options = PolicyOptions {
+        provider_timeout_ms: 2_000,
+        ..no_cache()
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("later.sqlite");
+    let gw = gateway(world_policy(&world, &options, ""), Some(&store)).await;
+    ask(&gw).await;
+    let r = ask(&gw).await;
+    for a in &r.attempts {
+        eprintln!(
+            "  {} {} {:?} {} ms {}",
+            a.step,
+            a.provider,
+            a.outcome,
+            a.elapsed_ms,
+            a.target.as_deref().unwrap_or("")
+        );
+    }
+    let started = Instant::now();
+    for _ in 0..n {
+        ask(&gw).await;
+    }
+    eprintln!(
+        "{n} later searches: {} ms each",
         ms(started.elapsed() / n.max(1))
     );
 }
@@ -735,7 +778,33 @@ async fn black_hole_cases(t: &mut Table, reps: usize, quick: bool, dir: &Path) {
         ),
         hedged_first <= window,
     );
+    // What the host itself still costs later: the same searches against a
+    // chain that never had the official step (the engine + media + mirror
+    // path a resting host leaves, three pages read instead of one).
+    let warm_plain = same_path_warm("", reps, dir).await;
+    let warm_hedged = same_path_warm(hedged, reps, dir).await;
+    t.row(
+        "engine + media path alone, later searches (no official step in the chain)",
+        &warm_plain,
+        &ratio(warm_plain.median(), healthy.median()),
+        "vs healthy: the path a resting host leaves, without the host",
+    );
     let (plain_later, hedged_later) = (plain_later.median(), hedged_later.median());
+    for (label, later, path) in [
+        ("no hedging", plain_later, &warm_plain),
+        ("hedged", hedged_later, &warm_hedged),
+    ] {
+        t.target(
+            &format!("black-holed, {label}: later searches <= 1.2x the same path without the host"),
+            format!(
+                "{} ms = {} the path alone ({} ms)",
+                ms(later),
+                ratio(later, path.median()),
+                ms(path.median())
+            ),
+            later.as_secs_f64() <= 1.2 * path.median().as_secs_f64(),
+        );
+    }
     for (label, later) in [("no hedging", plain_later), ("hedged", hedged_later)] {
         t.target(
             &format!("black-holed, {label}: later searches <= 1.2x healthy"),
@@ -750,26 +819,41 @@ async fn black_hole_cases(t: &mut Table, reps: usize, quick: bool, dir: &Path) {
     }
 }
 
+/// The world's policy without the official adapter: a chain that starts at
+/// the search engine, the path a search takes while the official host rests.
+fn same_path_policy(world: &World, execution: &str) -> Policy {
+    let options = PolicyOptions {
+        provider_timeout_ms: 2_000,
+        ..no_cache()
+    };
+    let yaml =
+        world
+            .policy(&options)
+            .replacen("execution:\n", &format!("execution:\n{execution}"), 1);
+    let official = "  direct_official_adapter:\n    - { kind: official-site, timeout_ms: 2000 }\n";
+    assert!(yaml.contains(official), "the world policy changed:\n{yaml}");
+    load(&format!("{}{FAST_NET}", yaml.replacen(official, "", 1)))
+}
+
+/// Later searches of one gateway whose chain starts at the search engine:
+/// what a search costs when the official host is not in the chain at all.
+async fn same_path_warm(execution: &str, reps: usize, dir: &Path) -> Sample {
+    let world = World::start().await;
+    let store = dir.join(format!("warm-path-{}.sqlite", execution.len()));
+    let gw = gateway(same_path_policy(&world, execution), Some(&store)).await;
+    let r = ask(&gw).await;
+    assert!(r.has_answer(), "{:?}", r.attempts);
+    bench(2, reps, || ask(&gw)).await
+}
+
 /// First searches of fresh gateways whose chain starts at the search engine
 /// (the official adapter left out of the policy): the hedged step's path, cold.
 async fn same_path_cold(execution: &str, reps: usize, dir: &Path) -> Sample {
     let mut times = Vec::new();
     for i in 0..reps {
         let world = World::start().await;
-        let options = PolicyOptions {
-            provider_timeout_ms: 2_000,
-            ..no_cache()
-        };
-        let yaml =
-            world
-                .policy(&options)
-                .replacen("execution:\n", &format!("execution:\n{execution}"), 1);
-        let official =
-            "  direct_official_adapter:\n    - { kind: official-site, timeout_ms: 2000 }\n";
-        assert!(yaml.contains(official), "the world policy changed:\n{yaml}");
-        let policy = load(&format!("{}{FAST_NET}", yaml.replacen(official, "", 1)));
         let store = dir.join(format!("cold-path-{i}.sqlite"));
-        let gw = gateway(policy, Some(&store)).await;
+        let gw = gateway(same_path_policy(&world, execution), Some(&store)).await;
         let t0 = Instant::now();
         let r = ask(&gw).await;
         times.push(t0.elapsed());
