@@ -5,12 +5,16 @@
 //! looking it up among the terms gives, in text order, but the text is mostly
 //! crossed by a SIMD substring search:
 //!
-//! - **ASCII stretches.** Terms that are ASCII letters and digits are looked
-//!   for case-insensitively (Aho-Corasick, leftmost-longest). A match counts
-//!   when an ASCII separator (or the text's end) is on both sides of it: a
-//!   word of ASCII letters and digits is lower-cased to compare, so such a
-//!   match is that word, and nothing else can be (a term has no separator in
-//!   it, so no match runs over a word's edge).
+//! - **ASCII stretches.** A term of ASCII letters and digits is looked for
+//!   by a SIMD substring search (`memchr::memmem`) in the text lower-cased
+//!   (ASCII letters only, so every byte keeps its place), a block of the
+//!   text at a time. A match counts when an ASCII separator (or the text's
+//!   end) is on both sides of it: a word of ASCII letters and digits is lower-cased to compare, so
+//!   such a match is that word, and nothing else can be (a term has no
+//!   separator in it, so no match runs over a word's edge, and two terms
+//!   never match the same word). Matches are collected block by block and
+//!   handed out in text order, so a caller that stops early does not pay
+//!   for the rest of a long text.
 //! - **Stretches with other characters.** A run of letters and digits that
 //!   holds a byte outside ASCII (`Straße`, `ＶＡＴ`, `cafe\u{301}`, `l’Ombre`)
 //!   is read word by word and normalized as [`normalize`] does, since NFKC may
@@ -18,18 +22,9 @@
 //!   bounded by ASCII separators, where no word goes on, so reading it alone
 //!   yields the very words [`words`] yields there. Matches of the ASCII
 //!   search inside it are not counted twice.
-//! - **The first 32 KiB** a finder reads are read run by run instead: an
-//!   ASCII run of letters and digits is one word, looked up (lower-cased)
-//!   when its length and first letter are those of a term, and a run with
-//!   other bytes is read as above. Building the automaton costs tens of
-//!   microseconds, more than reading that much text this way; a finder
-//!   builds it once, when its texts add up to more.
 
 use crate::{Normalizer, Word, normalize, words};
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Finds the whole-word occurrences of a set of normalized terms in texts.
 ///
@@ -47,19 +42,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct TermFinder {
     /// Normalized, sorted, unique.
     terms: Vec<String>,
-    /// The ASCII-alphanumeric terms (pattern `i` is `terms[ascii_ids[i]]`),
-    /// searched for by an automaton in long texts, built on first use (if it
-    /// could not be built, every text is scanned run by run: still exact).
-    ascii: OnceLock<Option<AhoCorasick>>,
-    ascii_ids: Vec<usize>,
-    /// Bit `n` set when an ASCII term is `n` bytes long (lengths from 64
-    /// up share bit 63), and the bytes an ASCII term starts with, either
-    /// case: an ASCII word outside both is no term, without lower-casing it.
-    ascii_lens: u64,
-    ascii_starts: [bool; 128],
-    /// Bytes read so far by run-by-run scans: past [`AUTOMATON_AFTER`], the
-    /// automaton is built and searches every later text.
-    scanned: AtomicUsize,
+    /// The ASCII-alphanumeric terms, each with the byte it is looked for by.
+    ascii: Vec<AsciiTerm>,
 }
 
 impl TermFinder {
@@ -77,24 +61,15 @@ impl TermFinder {
             .collect();
         terms.sort();
         terms.dedup();
-        let ascii_ids: Vec<usize> = (0..terms.len())
+        let ascii = (0..terms.len())
             .filter(|&i| terms[i].bytes().all(|b| b.is_ascii_alphanumeric()))
+            .map(|id| AsciiTerm {
+                id,
+                len: terms[id].len(),
+                finder: memchr::memmem::Finder::new(terms[id].as_bytes()).into_owned(),
+            })
             .collect();
-        let (mut ascii_lens, mut ascii_starts) = (0u64, [false; 128]);
-        for &i in &ascii_ids {
-            let t = terms[i].as_bytes();
-            ascii_lens |= 1 << t.len().min(63);
-            ascii_starts[usize::from(t[0])] = true;
-            ascii_starts[usize::from(t[0].to_ascii_uppercase())] = true;
-        }
-        TermFinder {
-            terms,
-            ascii: OnceLock::new(),
-            ascii_ids,
-            ascii_lens,
-            ascii_starts,
-            scanned: AtomicUsize::new(0),
-        }
+        TermFinder { terms, ascii }
     }
 
     /// The terms, normalized, sorted and unique: `f`'s term index points here.
@@ -110,112 +85,67 @@ impl TermFinder {
     /// Calls `f` with each occurrence in `text`, in text order: the index of
     /// the term in [`TermFinder::terms`] and the word as written. `f` stops
     /// the search by returning `Break`.
-    pub fn for_each<'t>(&self, text: &'t str, f: impl FnMut(usize, Word<'t>) -> ControlFlow<()>) {
-        if self.terms.is_empty() {
-            return;
-        }
-        let read = self.scanned.fetch_add(text.len(), Ordering::Relaxed);
-        match self.automaton(read.saturating_add(text.len())) {
-            Some(ac) => self.search(ac, text, f),
-            None => self.scan(text, f),
-        }
-    }
-
-    /// The ASCII automaton, once `read` bytes repay building it.
-    fn automaton(&self, read: usize) -> Option<&AhoCorasick> {
-        if read < AUTOMATON_AFTER || self.ascii_ids.is_empty() {
-            return None;
-        }
-        self.ascii
-            .get_or_init(|| {
-                AhoCorasickBuilder::new()
-                    .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::LeftmostLongest)
-                    .build(self.ascii_ids.iter().map(|&i| self.terms[i].as_str()))
-                    .ok()
-            })
-            .as_ref()
-    }
-
-    /// Reads `text` run of word bytes by run: an ASCII run is one word,
-    /// lower-cased and looked up; a run with other bytes goes word by word.
-    fn scan<'t>(&self, text: &'t str, mut f: impl FnMut(usize, Word<'t>) -> ControlFlow<()>) {
-        let bytes = text.as_bytes();
-        let mut norm = Normalizer::default();
-        let mut i = 0;
-        while i < bytes.len() {
-            while i < bytes.len() && !is_word_byte(bytes[i]) {
-                i += 1;
-            }
-            let (start, mut wide) = (i, false);
-            while i < bytes.len() && is_word_byte(bytes[i]) {
-                wide |= bytes[i] >= 0x80;
-                i += 1;
-            }
-            let flow = if wide {
-                self.read_words(text, (start, i), &mut norm, &mut f)
-            } else if start < i
-                && self.ascii_lens & (1 << (i - start).min(63)) != 0
-                && self.ascii_starts[usize::from(bytes[start])]
-            {
-                match self.lookup(norm.normalize(&text[start..i])) {
-                    Some(t) => f(
-                        t,
-                        Word {
-                            text,
-                            start,
-                            end: i,
-                        },
-                    ),
-                    None => ControlFlow::Continue(()),
-                }
-            } else {
-                ControlFlow::Continue(())
-            };
-            if flow.is_break() {
-                return;
-            }
-        }
-    }
-
-    /// The ASCII stretches by the automaton, the runs with other bytes word
-    /// by word, in text order.
-    fn search<'t>(
+    pub fn for_each<'t>(
         &self,
-        ac: &AhoCorasick,
         text: &'t str,
         mut f: impl FnMut(usize, Word<'t>) -> ControlFlow<()>,
     ) {
+        if self.terms.is_empty() {
+            return;
+        }
         let bytes = text.as_bytes();
         let mut norm = Normalizer::default();
-        // The next run holding a non-ASCII byte at or after `from`, read
-        // lazily so both kinds of stretch come out in text order.
+        // The next run holding a non-ASCII byte, read lazily so both kinds
+        // of stretch come out in text order.
         let mut wide = next_wide_run(bytes, 0);
-        for m in ac.find_iter(text) {
-            // The wide runs before this match come first.
-            while let Some(run) = wide.filter(|r| r.1 <= m.start()) {
-                if self.read_words(text, run, &mut norm, &mut f).is_break() {
+        let mut hits: Vec<(usize, usize)> = Vec::new();
+        let mut lower: Vec<u8> = Vec::new();
+        let longest = self.ascii.iter().map(|t| t.len).max().unwrap_or(0);
+        let mut block = 0;
+        while block < bytes.len() {
+            let end = block.saturating_add(BLOCK).min(bytes.len());
+            hits.clear();
+            if !self.ascii.is_empty() {
+                // The block lower-cased (ASCII only: every byte keeps its
+                // place), with room for a match that starts in it to end.
+                let reach = end.saturating_add(longest).min(bytes.len());
+                lower.clear();
+                lower.extend_from_slice(&bytes[block..reach]);
+                lower.make_ascii_lowercase();
+                for (p, t) in self.ascii.iter().enumerate() {
+                    for at in t.finder.find_iter(&lower) {
+                        let start = block + at;
+                        if start >= end {
+                            break;
+                        }
+                        let end = start + t.len;
+                        if start.checked_sub(1).is_none_or(|i| !is_word_byte(bytes[i]))
+                            && bytes.get(end).is_none_or(|&b| !is_word_byte(b))
+                        {
+                            hits.push((start, p));
+                        }
+                    }
+                }
+            }
+            hits.sort_unstable();
+            for &(start, p) in &hits {
+                // The wide runs before this match come first.
+                while let Some(run) = wide.filter(|r| r.1 <= start) {
+                    if self.read_words(text, run, &mut norm, &mut f).is_break() {
+                        return;
+                    }
+                    wide = next_wide_run(bytes, run.1);
+                }
+                if wide.is_some_and(|r| r.0 <= start) {
+                    continue; // inside a wide run: read there
+                }
+                let t = &self.ascii[p];
+                let end = start + t.len;
+                if f(t.id, Word { text, start, end }).is_break() {
                     return;
                 }
-                wide = next_wide_run(bytes, run.1);
             }
-            let (s, e) = (m.start(), m.end());
-            if wide.is_some_and(|r| r.0 <= s) {
-                continue; // inside a wide run: read there
-            }
-            let before = s.checked_sub(1).map(|i| bytes[i]);
-            let after = bytes.get(e).copied();
-            if before.is_some_and(is_word_byte) || after.is_some_and(is_word_byte) {
-                continue; // part of a longer word
-            }
-            let word = Word {
-                text,
-                start: s,
-                end: e,
-            };
-            if f(self.ascii_ids[m.pattern().as_usize()], word).is_break() {
-                return;
-            }
+            block = end;
         }
         while let Some(run) = wide {
             if self.read_words(text, run, &mut norm, &mut f).is_break() {
@@ -253,10 +183,19 @@ impl TermFinder {
     }
 }
 
-/// Until a finder has read this many bytes, texts are read run by run
-/// ([`TermFinder::scan`]): building the automaton (tens of microseconds)
-/// costs more than it saves on less.
-const AUTOMATON_AFTER: usize = 32 * 1024;
+/// The ASCII matches are collected and sorted this many bytes of text at a
+/// time.
+const BLOCK: usize = 16 * 1024;
+
+/// An ASCII term as the search looks for it: a substring searcher of its
+/// text (lower case), run over the text lower-cased.
+#[derive(Debug)]
+struct AsciiTerm {
+    /// Its index in [`TermFinder::terms`].
+    id: usize,
+    len: usize,
+    finder: memchr::memmem::Finder<'static>,
+}
 
 /// A byte that can be part of a word: an ASCII letter or digit, or any byte
 /// of a non-ASCII character.
@@ -300,14 +239,17 @@ pub fn word_count(text: &str) -> usize {
         return 0;
     };
     let (before, at) = (&bytes[..bytes.len() - 1], &bytes[1..]);
+    // Counted in bytes, 255 pairs at a time: the widest lanes the vector
+    // unit has, and no counter can overflow.
     let starts = before
-        .chunks(4096)
-        .zip(at.chunks(4096))
+        .chunks(255)
+        .zip(at.chunks(255))
         .map(|(b, a)| {
-            b.iter()
-                .zip(a)
-                .map(|(&b, &a)| u32::from(is_ascii_alnum(a) & !is_ascii_alnum(b)))
-                .sum::<u32>() as usize
+            let mut n = 0u8;
+            for (&b, &a) in b.iter().zip(a) {
+                n += u8::from(is_ascii_alnum(a)) & !u8::from(is_ascii_alnum(b)) & 1;
+            }
+            usize::from(n)
         })
         .sum::<usize>();
     usize::from(is_ascii_alnum(first)) + starts
@@ -315,7 +257,7 @@ pub fn word_count(text: &str) -> usize {
 
 /// [`u8::is_ascii_alphanumeric`] without branches.
 fn is_ascii_alnum(b: u8) -> bool {
-    (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10
+    ((b | 0x20).wrapping_sub(b'a') < 26) | (b.wrapping_sub(b'0') < 10)
 }
 
 #[cfg(test)]
@@ -335,43 +277,23 @@ mod tests {
             .collect()
     }
 
-    /// The hits of both ways of reading (the text is short, so `for_each`
-    /// scans it), checked to be the same.
     fn found(finder: &TermFinder, text: &str) -> Vec<(usize, usize, usize)> {
-        let mut scanned = Vec::new();
+        let mut hits = Vec::new();
         finder.for_each(text, |i, w| {
-            scanned.push((i, w.start, w.end));
+            hits.push((i, w.start, w.end));
             ControlFlow::Continue(())
         });
-        let mut searched = Vec::new();
-        let collect = |i, w: Word<'_>| {
-            searched.push((i, w.start, w.end));
-            ControlFlow::Continue(())
-        };
-        match finder.automaton(usize::MAX) {
-            Some(ac) => finder.search(ac, text, collect),
-            None => finder.scan(text, collect),
-        }
-        assert_eq!(scanned, searched, "scan vs automaton on {text:?}");
-        scanned
+        hits
     }
 
     #[test]
-    fn long_texts_use_the_automaton_and_find_the_same() {
-        let f = TermFinder::new(["rate", "ＶＡＴ"]);
+    fn long_texts_find_the_same_across_blocks() {
+        let f = TermFinder::new(["rate", "ＶＡＴ", "the"]);
+        // 31 bytes a sentence: words fall on every side of the block edges.
         let text = "The VAT-rate, ＶＡＴ, rates rate. ".repeat(2000);
-        assert!(text.len() >= AUTOMATON_AFTER);
-        let mut n = 0;
-        f.for_each(&text, |_, _| {
-            n += 1;
-            ControlFlow::Continue(())
-        });
-        assert!(
-            f.ascii.get().is_some_and(Option::is_some),
-            "automaton built"
-        );
-        assert_eq!(n, reference(f.terms(), &text).len());
-        assert_eq!(n, 8000);
+        assert!(text.len() > 3 * BLOCK);
+        assert_eq!(found(&f, &text), reference(f.terms(), &text));
+        assert_eq!(found(&f, &text).len(), 10_000);
     }
 
     #[test]
@@ -426,6 +348,19 @@ mod tests {
         #[test]
         fn finder_equals_reading_every_word_on_any_text(text in "\\PC{0,48}", term in "\\PC{1,4}") {
             let f = TermFinder::new([term.as_str(), "a"]);
+            prop_assert_eq!(found(&f, &text), reference(f.terms(), &text));
+        }
+
+        #[test]
+        fn finder_equals_reading_every_word_across_blocks(
+            piece in "([a-cA-C1 .\\-]|é|ＡＢ){1,24}",
+            lead in 0usize..40,
+            terms in proptest::collection::vec("([a-c1]|é|ab){1,3}", 1..4),
+        ) {
+            // Long enough to span several blocks, shifted so words fall on
+            // their edges at different places.
+            let text = format!("{}{}", "x".repeat(lead), piece.repeat(2 * BLOCK / piece.len() + 1));
+            let f = TermFinder::new(&terms);
             prop_assert_eq!(found(&f, &text), reference(f.terms(), &text));
         }
 
