@@ -12,7 +12,9 @@
 //! concurrency, processes), e.g. `--only pages` for the 10 KB / 1 MB rows;
 //! `--repeat-search KB N` runs only the full search of a KB-KiB page N times
 //! (run `target/release/examples/bench_chain --repeat-search 10 300` under
-//! a profiler to see where a search goes).
+//! a profiler to see where a search goes); `--repeat-later N` runs only the
+//! later searches of the black-holed host (no hedging), printing the
+//! attempts of one.
 
 use anyhow::{Context, Result};
 use std::process::Command;
