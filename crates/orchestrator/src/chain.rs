@@ -325,7 +325,6 @@ impl Gateway {
         let planned = inner.planner.plan(request, &topic);
         let deadline = Instant::now() + Duration::from_millis(inner.policy.execution.deadline_ms);
         tracing::info!(%key, planned = planned.len(), "search");
-        self.adopt_ledger().await;
         let input = Arc::new(RunInput {
             request: request.clone(),
             key,
@@ -364,6 +363,9 @@ impl Gateway {
                 return Ok(run.finish().await);
             }
         }
+        // What other runs and processes suspended matters to the providers
+        // that go out; an answer from the cache does without reading it.
+        self.adopt_ledger().await;
 
         let steps: Vec<usize> = inner
             .chain

@@ -303,6 +303,27 @@ pub async fn open_store(
     Ok(Some(store.with_staleness(staleness_rules(policy))))
 }
 
+/// The store `options` names, when it can be opened before the policy is
+/// read: an SQLite file that already exists (opening it creates nothing, so
+/// nothing is left behind when the policy turns out invalid).
+/// Without `options.store`, the built-in default policy (`path` `None`)
+/// names the store's default location; a policy file may name another in
+/// `store.url`, known only once it is read.
+fn early_store_location(options: &OpenOptions, path: Option<&Path>) -> Option<String> {
+    if options.no_store {
+        return None;
+    }
+    let location = match (&options.store, path) {
+        (Some(location), _) => location.clone(),
+        (None, None) => Store::default_location()
+            .ok()?
+            .to_string_lossy()
+            .into_owned(),
+        (None, Some(_)) => return None,
+    };
+    Store::is_existing_file(&location).then_some(location)
+}
+
 /// Builds a gateway from a loaded policy: network layer, evidence store,
 /// extractor and every provider bound in the policy.
 ///
@@ -321,7 +342,8 @@ pub async fn build_with_providers(
     providers: &[ProviderFactory],
 ) -> Result<Gateway, OpenError> {
     let fetcher = fetcher(&policy)?;
-    assemble(policy, options, fetcher, providers).await
+    let store = open_store(&policy, &options).await?;
+    assemble(policy, store, fetcher, providers)
 }
 
 /// [`build`] with a network layer of the caller's (e.g. to share one
@@ -332,7 +354,8 @@ pub async fn build_with_fetcher(
     options: OpenOptions,
     fetcher: Fetcher,
 ) -> Result<Gateway, OpenError> {
-    assemble(policy, options, fetcher, &[]).await
+    let store = open_store(&policy, &options).await?;
+    assemble(policy, store, fetcher, &[])
 }
 
 fn policy_file(policy: &Policy) -> String {
@@ -343,9 +366,10 @@ fn policy_file(policy: &Policy) -> String {
         .unwrap_or_else(|| "policy".into())
 }
 
-async fn assemble(
+/// The gateway of `policy` over an opened (or no) store.
+fn assemble(
     policy: Policy,
-    options: OpenOptions,
+    store: Option<Store>,
     fetcher: Fetcher,
     providers: &[ProviderFactory],
 ) -> Result<Gateway, OpenError> {
@@ -355,7 +379,7 @@ async fn assemble(
     for factory in providers {
         builder = builder.register(*factory);
     }
-    if let Some(store) = open_store(&policy, &options).await? {
+    if let Some(store) = store {
         let store = Arc::new(store);
         services = services.with_store(store.clone());
         // The store keeps the evidence and the suspensions (so a CAPTCHA'd
@@ -383,11 +407,71 @@ pub async fn open_with_providers(
     options: OpenOptions,
     providers: &[ProviderFactory],
 ) -> Result<Gateway, OpenError> {
-    let (policy, warnings) = load_policy_with(path, providers)?;
+    let (policy, fetcher, store) = policy_and_store(Some(path), &options, providers).await?;
+    assemble(policy, store, fetcher, providers)
+}
+
+/// The gateway of the built-in default policy ([`default_policy`]), like
+/// [`build`] of it, with the store opening while the policy is read.
+pub async fn open_default(options: OpenOptions) -> Result<Gateway, OpenError> {
+    let (policy, fetcher, store) = policy_and_store(None, &options, &[]).await?;
+    assemble(policy, store, fetcher, &[])
+}
+
+/// The policy at `path` (the built-in default policy for `None`), its network layer and the store it and `options`
+/// name. A new store file is created only once the policy and its
+/// `network:` section are known to be valid. The store opens
+/// while the policy is read when `options` names an existing store file: on
+/// a cache hit these are the two largest costs of a process, and they need
+/// each other only for the staleness rules, applied afterwards.
+async fn policy_and_store(
+    path: Option<&Path>,
+    options: &OpenOptions,
+    providers: &[ProviderFactory],
+) -> Result<(Policy, Fetcher, Option<Store>), OpenError> {
+    let load = {
+        let (path, providers) = (path.map(Path::to_path_buf), providers.to_vec());
+        move || {
+            let (policy, warnings) = match &path {
+                Some(path) => load_policy_with(path, &providers)?,
+                None => default_policy()?,
+            };
+            if let Some(path) = &path {
+                log_warnings(path, warnings);
+            }
+            Ok::<_, PolicyErrors>(policy)
+        }
+    };
+    let Some(location) = early_store_location(options, path) else {
+        let policy = load()?;
+        let fetcher = fetcher(&policy)?;
+        let store = open_store(&policy, options).await?;
+        return Ok((policy, fetcher, store));
+    };
+    let (loaded, store) = tokio::join!(tokio::task::spawn_blocking(load), Store::open(&location));
+    let loaded = loaded.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+    let checked = loaded.map_err(OpenError::from).and_then(|policy| {
+        let fetcher = fetcher(&policy)?;
+        Ok((policy, fetcher))
+    });
+    let (policy, fetcher) = match checked {
+        Ok(checked) => checked,
+        Err(e) => {
+            if let Ok(store) = store {
+                store.close().await;
+            }
+            return Err(e);
+        }
+    };
+    let store = store?.with_staleness(staleness_rules(&policy));
+    Ok((policy, fetcher, Some(store)))
+}
+
+/// A policy file's warnings go to the log (the default policy has none worth telling).
+fn log_warnings(path: &Path, warnings: Vec<Warning>) {
     for w in warnings {
         tracing::info!("{}: {w}", path.display());
     }
-    build_with_providers(policy, options, providers).await
 }
 
 #[cfg(test)]
@@ -436,5 +520,106 @@ mod tests {
         assert_eq!(store.staleness(), &rules);
         store.close().await;
         assert!(dir.path().join("data/ev.sqlite").exists());
+    }
+
+    #[tokio::test]
+    async fn a_store_opened_beside_the_policy_gets_its_rules_and_an_invalid_policy_still_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy_path = dir.path().join("policy.yaml");
+        std::fs::write(
+            &policy_path,
+            "version: 1\nname: early\ncache_policy:\n  stale_after_days_by_topic:\n    default: 4\n",
+        )
+        .unwrap();
+        let store_path = dir.path().join("ev.sqlite");
+        let options = OpenOptions {
+            store: Some(store_path.display().to_string()),
+            no_store: false,
+        };
+        // A store that does not exist yet is not opened early: it is created
+        // only once the policy is known to be valid.
+        assert_eq!(super::early_store_location(&options, None), None);
+        let gateway = crate::open(&policy_path, options.clone()).await.unwrap();
+        drop(gateway);
+        assert!(store_path.is_file());
+        // Now it exists, and opens while the policy is read.
+        assert_eq!(
+            super::early_store_location(&options, None),
+            Some(store_path.display().to_string())
+        );
+        // Without `options.store`, a policy file may name its own store:
+        // nothing is known before it is read.
+        let from_policy = OpenOptions {
+            store: None,
+            no_store: false,
+        };
+        assert_eq!(
+            super::early_store_location(&from_policy, Some(&policy_path)),
+            None
+        );
+        let gateway = crate::open(&policy_path, options.clone()).await.unwrap();
+        drop(gateway);
+        // An invalid policy is reported as such, whatever the store.
+        std::fs::write(&policy_path, "version: 1\nname: early\nbogus_key: 1\n").unwrap();
+        let err = crate::open(&policy_path, options.clone())
+            .await
+            .unwrap_err();
+        assert!(matches!(err, super::OpenError::Policy(_)), "{err}");
+        assert!(err.to_string().contains("bogus_key"), "{err}");
+        // `no_store` and in-memory or missing locations are never opened early.
+        let memory = OpenOptions {
+            store: Some("sqlite::memory:".into()),
+            no_store: false,
+        };
+        assert_eq!(super::early_store_location(&memory, None), None);
+        let off = OpenOptions {
+            no_store: true,
+            ..options
+        };
+        assert_eq!(super::early_store_location(&off, None), None);
+        let url = OpenOptions {
+            store: Some(format!("sqlite://{}", store_path.display())),
+            no_store: false,
+        };
+        assert!(super::early_store_location(&url, None).is_some());
+        let missing = OpenOptions {
+            store: Some(dir.path().join("nope.sqlite").display().to_string()),
+            no_store: false,
+        };
+        assert_eq!(super::early_store_location(&missing, None), None);
+        let pg = OpenOptions {
+            store: Some("postgres://u@127.0.0.1:1/db".into()),
+            no_store: false,
+        };
+        assert_eq!(super::early_store_location(&pg, None), None);
+    }
+
+    #[tokio::test]
+    async fn the_staleness_rules_reach_a_store_opened_early() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy_path = dir.path().join("policy.yaml");
+        std::fs::write(
+            &policy_path,
+            "version: 1\nname: early\ncache_policy:\n  stale_after_days_by_topic:\n    news: 3\n    default: 7\n",
+        )
+        .unwrap();
+        let store_path = dir.path().join("ev.sqlite");
+        sgw_store::Store::open(&store_path.display().to_string())
+            .await
+            .unwrap()
+            .close()
+            .await;
+        let options = OpenOptions {
+            store: Some(store_path.display().to_string()),
+            no_store: false,
+        };
+        assert!(super::early_store_location(&options, None).is_some());
+        let (policy, _, store) = super::policy_and_store(Some(&policy_path), &options, &[])
+            .await
+            .unwrap();
+        let store = store.expect("a store");
+        assert_eq!(store.staleness().default_days, 7);
+        assert_eq!(store.staleness(), &crate::staleness_rules(&policy));
+        store.close().await;
     }
 }

@@ -84,6 +84,30 @@ fn scheme_of(location: &str) -> Option<&str> {
     ok.then_some(scheme)
 }
 
+/// Whether `location` names an SQLite database file that already exists (a
+/// plain path or a `sqlite:` URL; not `:memory:`). Opening such a store
+/// creates nothing the user would not already have.
+pub(crate) fn existing_sqlite_file(location: &str) -> bool {
+    #[cfg(feature = "sqlite")]
+    {
+        match scheme_of(location).map(|s| s.to_ascii_lowercase()) {
+            Some(s) if s == "sqlite" => {
+                if location.contains(":memory:") || location.contains("mode=memory") {
+                    return false;
+                }
+                SqliteConnectOptions::from_str(location).is_ok_and(|o| o.get_filename().is_file())
+            }
+            Some(_) => false,
+            None => !location.trim().is_empty() && Path::new(location).is_file(),
+        }
+    }
+    #[cfg(not(feature = "sqlite"))]
+    {
+        let _ = location;
+        false
+    }
+}
+
 pub(crate) async fn connect(location: &str) -> Result<Pool, StoreError> {
     let shown = redact(location);
     match scheme_of(location).map(|s| s.to_ascii_lowercase()) {

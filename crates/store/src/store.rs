@@ -63,6 +63,14 @@ impl Store {
         Ok(store)
     }
 
+    /// Whether `location` names an SQLite store file that already exists, so
+    /// that opening it creates no file (see [`Store::open`] for the forms a
+    /// location takes). Lets a caller open such a store early, before it knows
+    /// it will need it, without leaving anything behind when it does not.
+    pub fn is_existing_file(location: &str) -> bool {
+        db::existing_sqlite_file(location)
+    }
+
     /// Opens the default store: `search-gateway/store.sqlite` under the
     /// user's data directory (see [`Store::default_location`]).
     pub async fn open_default() -> Result<Store, StoreError> {

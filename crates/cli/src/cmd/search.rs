@@ -90,11 +90,7 @@ pub async fn run(args: Args) -> CliResult {
     };
     let gateway = match &args.policy {
         Some(path) => search_gateway::open(path, options).await,
-        None => {
-            let (policy, _) =
-                search_gateway::default_policy().map_err(|e| CliError::Usage(e.to_string()))?;
-            search_gateway::build(policy, options).await
-        }
+        None => search_gateway::open_default(options).await,
     }
     .map_err(CliError::from)?;
     let spinner = crate::progress::spinner(format!("searching: {}", request.query));
