@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------- harness
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Sample {
     times: Vec<Duration>,
 }
@@ -57,19 +57,6 @@ where
     for _ in 0..reps {
         let t = Instant::now();
         std::hint::black_box(f().await);
-        times.push(t.elapsed());
-    }
-    Sample { times }
-}
-
-fn sync_bench<T>(warmup: usize, reps: usize, mut f: impl FnMut() -> T) -> Sample {
-    for _ in 0..warmup {
-        std::hint::black_box(f());
-    }
-    let mut times = Vec::with_capacity(reps);
-    for _ in 0..reps {
-        let t = Instant::now();
-        std::hint::black_box(f());
         times.push(t.elapsed());
     }
     Sample { times }
@@ -249,20 +236,41 @@ async fn page_size_case(
         .await
         .expect("page")
         .body;
-    let fetch = bench(2, reps, || async {
+    let gw = gateway(policy, None).await;
+    let r = ask(&gw).await;
+    assert!(r.has_answer(), "{:?}", r.attempts);
+    // The three are timed in rounds (a fetch, the extraction of the page it
+    // fetched, a search): the target is a small difference of the three
+    // medians, which a machine getting busier between three separate series
+    // would swamp, and the extraction reads a page just fetched, as the
+    // search's own does.
+    let once_fetched = || async {
         fetcher
             .fetch(&FetchRequest::page(url.clone()))
             .await
             .unwrap()
-    })
-    .await;
-    let extract = sync_bench(2, reps, || {
-        sgw_extract::extract(&body, Some("text/html"), Some(&url)).unwrap()
-    });
-    let gw = gateway(policy, None).await;
-    let r = ask(&gw).await;
-    assert!(r.has_answer(), "{:?}", r.attempts);
-    let search = bench(2, reps, || ask(&gw)).await;
+    };
+    let extracted =
+        |body: &[u8]| sgw_extract::extract(body, Some("text/html"), Some(&url)).unwrap();
+    for _ in 0..2 {
+        let page = once_fetched().await;
+        std::hint::black_box(extracted(&page.body));
+        std::hint::black_box(ask(&gw).await);
+    }
+    let (mut fetch, mut extract, mut search) =
+        (Sample::default(), Sample::default(), Sample::default());
+    for _ in 0..reps {
+        let t0 = Instant::now();
+        let page = std::hint::black_box(once_fetched().await);
+        fetch.times.push(t0.elapsed());
+        let t0 = Instant::now();
+        std::hint::black_box(extracted(&page.body));
+        extract.times.push(t0.elapsed());
+        drop(page);
+        let t0 = Instant::now();
+        std::hint::black_box(ask(&gw).await);
+        search.times.push(t0.elapsed());
+    }
     let kb = body.len() / 1024;
     t.row(
         &format!("{label}: raw fetch ({kb} KB page, robots cached)"),
@@ -495,16 +503,15 @@ async fn process_cases(t: &mut Table, bin: &Path, dir: &Path) {
         s.as_str(),
         world::QUESTION,
     ];
-    let version = {
-        run(bin, &["--version"]);
-        Sample {
-            times: (0..15).map(|_| run(bin, &["--version"])).collect(),
-        }
-    };
+    run(bin, &["--version"]);
     run(bin, &search); // the miss that fills the cache
-    let hit = Sample {
-        times: (0..15).map(|_| run(bin, &search)).collect(),
-    };
+    // Alternating runs: a machine that gets busier or quieter meanwhile
+    // moves both samples alike, and the ratio stays what it measures.
+    let (mut version, mut hit) = (Sample::default(), Sample::default());
+    for _ in 0..31 {
+        version.times.push(run(bin, &["--version"]));
+        hit.times.push(run(bin, &search));
+    }
     t.row("`sgw --version` (process start)", &version, "1x", "");
     t.row(
         "`sgw search`, answered from a fresh cache entry",
@@ -672,8 +679,10 @@ async fn repeat_later(n: u32) {
 /// 10 KB vs 1 MB pages: fetch, extraction, full search, and the overhead targets.
 async fn page_size_cases(t: &mut Table, reps: usize) {
     eprintln!("page sizes …");
-    let (f10, e10, s10) = page_size_case(t, "10 KB", 10 * 1024, reps).await;
-    let (f1m, e1m, s1m) = page_size_case(t, "1 MB", 1 << 20, reps.min(9)).await;
+    // At least 31 rounds each, `--quick` or not: both take well under a
+    // second, and the targets compare medians of differences.
+    let (f10, e10, s10) = page_size_case(t, "10 KB", 10 * 1024, reps.max(31)).await;
+    let (f1m, e1m, s1m) = page_size_case(t, "1 MB", 1 << 20, reps.max(31)).await;
     for (label, f, e, s) in [("10 KB", f10, e10, s10), ("1 MB", f1m, e1m, s1m)] {
         let beyond = s.saturating_sub(f + e);
         t.target(
