@@ -522,20 +522,32 @@ mod tests {
         assert!(dir.path().join("data/ev.sqlite").exists());
     }
 
-    #[tokio::test]
-    async fn a_store_opened_beside_the_policy_gets_its_rules_and_an_invalid_policy_still_fails() {
+    /// A directory with `policy.yaml` holding `yaml`, the path of a store
+    /// file beside it (not created) and options naming that store.
+    fn policy_and_store_paths(
+        yaml: &str,
+    ) -> (
+        tempfile::TempDir,
+        std::path::PathBuf,
+        std::path::PathBuf,
+        OpenOptions,
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let policy_path = dir.path().join("policy.yaml");
-        std::fs::write(
-            &policy_path,
-            "version: 1\nname: early\ncache_policy:\n  stale_after_days_by_topic:\n    default: 4\n",
-        )
-        .unwrap();
+        std::fs::write(&policy_path, yaml).unwrap();
         let store_path = dir.path().join("ev.sqlite");
         let options = OpenOptions {
             store: Some(store_path.display().to_string()),
             no_store: false,
         };
+        (dir, policy_path, store_path, options)
+    }
+
+    #[tokio::test]
+    async fn a_store_opened_beside_the_policy_gets_its_rules_and_an_invalid_policy_still_fails() {
+        let (dir, policy_path, store_path, options) = policy_and_store_paths(
+            "version: 1\nname: early\ncache_policy:\n  stale_after_days_by_topic:\n    default: 4\n",
+        );
         // A store that does not exist yet is not opened early: it is created
         // only once the policy is known to be valid.
         assert_eq!(super::early_store_location(&options, None), None);
@@ -596,23 +608,14 @@ mod tests {
 
     #[tokio::test]
     async fn the_staleness_rules_reach_a_store_opened_early() {
-        let dir = tempfile::tempdir().unwrap();
-        let policy_path = dir.path().join("policy.yaml");
-        std::fs::write(
-            &policy_path,
+        let (_dir, policy_path, store_path, options) = policy_and_store_paths(
             "version: 1\nname: early\ncache_policy:\n  stale_after_days_by_topic:\n    news: 3\n    default: 7\n",
-        )
-        .unwrap();
-        let store_path = dir.path().join("ev.sqlite");
+        );
         sgw_store::Store::open(&store_path.display().to_string())
             .await
             .unwrap()
             .close()
             .await;
-        let options = OpenOptions {
-            store: Some(store_path.display().to_string()),
-            no_store: false,
-        };
         assert!(super::early_store_location(&options, None).is_some());
         let (policy, _, store) = super::policy_and_store(Some(&policy_path), &options, &[])
             .await
