@@ -164,3 +164,34 @@ async fn postgres_missing_schema_is_explained() {
         "{msg}"
     );
 }
+
+#[tokio::test]
+async fn is_existing_file_says_no_to_garbage_and_yes_only_to_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite");
+    let shown = path.display().to_string();
+    // Garbage, other schemes, directories and files not there yet: no (and no panic).
+    for loc in [
+        "",
+        "   ",
+        "sqlite:",
+        "sqlite://",
+        "sqlite::memory:",
+        "sqlite://x.sqlite?mode=memory",
+        "sqlite:\0bad",
+        "\0",
+        "postgres://u@127.0.0.1:1/db",
+        "mysql://h/db",
+        "%%%:::///",
+        dir.path().to_str().unwrap(),
+        &shown,
+        &format!("sqlite://{shown}"),
+    ] {
+        assert!(!Store::is_existing_file(loc), "{loc:?}");
+    }
+    assert!(!path.exists(), "asking created the file");
+    Store::open(&shown).await.unwrap().close().await;
+    assert!(Store::is_existing_file(&shown));
+    assert!(Store::is_existing_file(&format!("sqlite://{shown}")));
+    assert!(Store::is_existing_file(&format!("sqlite:{shown}?mode=rwc")));
+}
