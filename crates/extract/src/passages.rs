@@ -3,7 +3,6 @@
 use serde::{Deserialize, Serialize};
 use sgw_text::{TermFinder, is_stop_word};
 use std::borrow::Cow;
-use std::ops::ControlFlow;
 
 /// A span of a document's text. Invariant: `text == doc.text[start..end]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -146,21 +145,17 @@ pub(crate) fn score_spans(
     terms: &[String],
 ) -> Vec<(usize, usize, f32)> {
     // Per passage: how often each query term occurs (indexed like the finder's terms) and
-    // its length in words. The terms are found by a substring search over
-    // each passage (see `TermFinder`), its words counted without normalizing
-    // them: no word is lower-cased or looked up one by one.
+    // its length in words. The terms are found by one substring search over
+    // the passages (see `TermFinder::counts_in_spans`), the words counted
+    // without normalizing them: no word is lower-cased or looked up one by one.
     let finder = TermFinder::new(terms);
     let n_terms = finder.terms().len();
-    let docs: Vec<(Vec<u32>, u32)> = spans
-        .iter()
-        .map(|&(s, e)| {
-            let passage = &text[s..e];
-            let mut tf = vec![0u32; n_terms];
-            finder.for_each(passage, |i, _| {
-                tf[i] += 1;
-                ControlFlow::Continue(())
-            });
-            let len = u32::try_from(sgw_text::word_count(passage)).unwrap_or(u32::MAX);
+    let docs: Vec<(Vec<u32>, u32)> = finder
+        .counts_in_spans(text, spans)
+        .into_iter()
+        .zip(spans)
+        .map(|(tf, &(s, e))| {
+            let len = u32::try_from(sgw_text::word_count(&text[s..e])).unwrap_or(u32::MAX);
             (tf, len)
         })
         .collect();

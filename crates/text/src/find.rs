@@ -155,6 +155,61 @@ impl TermFinder {
         }
     }
 
+    /// How often each term occurs in each of `spans` of `text`: `counts[k][i]`
+    /// is the number of occurrences [`TermFinder::for_each`] finds of term `i`
+    /// (of [`TermFinder::terms`]) in `&text[spans[k].0..spans[k].1]`. Spans
+    /// are byte ranges on char boundaries, in ascending order.
+    ///
+    /// When every span is bounded by the text's ends or by bytes that cannot
+    /// be part of a word (ASCII other than letters and digits), no word
+    /// crosses a span's edge, and the text is searched once, its hits
+    /// counted in the span that holds them: many short spans (a page's
+    /// passages) then cost one search, not one search's set-up each. Other
+    /// spans are searched one by one.
+    pub fn counts_in_spans(&self, text: &str, spans: &[(usize, usize)]) -> Vec<Vec<u32>> {
+        let mut counts = vec![vec![0u32; self.terms.len()]; spans.len()];
+        let bytes = text.as_bytes();
+        let apart = |at: Option<&u8>| at.is_none_or(|&b| !is_word_byte(b));
+        let separated = spans.windows(2).all(|w| w[0].1 <= w[1].0)
+            && spans.iter().all(|&(start, end)| {
+                start <= end
+                    && end <= bytes.len()
+                    && apart(start.checked_sub(1).and_then(|i| bytes.get(i)))
+                    && apart(bytes.get(end))
+            });
+        if !separated {
+            for (count, &(start, end)) in counts.iter_mut().zip(spans) {
+                self.for_each(&text[start..end], |i, _| {
+                    count[i] += 1;
+                    ControlFlow::Continue(())
+                });
+            }
+            return counts;
+        }
+        let (Some(first), Some(last)) = (spans.first(), spans.last()) else {
+            return counts;
+        };
+        let mut k = 0;
+        self.for_each(&text[..last.1], |i, w| {
+            if w.start < first.0 {
+                return ControlFlow::Continue(());
+            }
+            // Hits come in text order: the span holding this one is at or
+            // after the last one's.
+            while k < spans.len() && spans[k].1 <= w.start {
+                k += 1;
+            }
+            if let Some(&(start, end)) = spans.get(k)
+                && start <= w.start
+                && w.end <= end
+            {
+                counts[k][i] += 1;
+            }
+            ControlFlow::Continue(())
+        });
+        counts
+    }
+
     /// The words of `text[run.0..run.1]`, each normalized and looked up.
     fn read_words<'t>(
         &self,
@@ -362,6 +417,54 @@ mod tests {
             let text = format!("{}{}", "x".repeat(lead), piece.repeat(2 * BLOCK / piece.len() + 1));
             let f = TermFinder::new(&terms);
             prop_assert_eq!(found(&f, &text), reference(f.terms(), &text));
+        }
+
+        #[test]
+        fn counts_in_spans_equal_searching_each_span(
+            text in "([a-cA-C1 .\\-\n]|é|ß|ＡＢ|\u{301}|’|①){0,60}",
+            terms in proptest::collection::vec("([a-c1]|é|ß|ab){1,3}", 0..4),
+            cuts in proptest::collection::vec(0usize..64, 0..8),
+            at_separators in any::<bool>(),
+        ) {
+            // Spans between sorted cut points on char boundaries: anywhere
+            // (inside words too: each span is then searched by itself), or
+            // only just after and at bytes that end words (the text
+            // searched once), some empty, some with gaps between.
+            let bytes = text.as_bytes();
+            let ends_word = |i: usize| i == bytes.len() || !is_word_byte(bytes[i]);
+            let mut at: Vec<usize> = cuts
+                .iter()
+                .map(|&c| {
+                    let mut c = c.min(text.len());
+                    if at_separators {
+                        while !ends_word(c) {
+                            c += 1;
+                        }
+                    }
+                    while !text.is_char_boundary(c) {
+                        c -= 1;
+                    }
+                    c
+                })
+                .collect();
+            at.sort_unstable();
+            let spans: Vec<(usize, usize)> = at
+                .chunks(2)
+                .filter(|p| p.len() == 2)
+                .map(|p| if at_separators { ((p[0] + 1).min(p[1]), p[1]) } else { (p[0], p[1]) })
+                .collect();
+            let f = TermFinder::new(&terms);
+            let each: Vec<Vec<u32>> = spans
+                .iter()
+                .map(|&(a, b)| {
+                    let mut count = vec![0u32; f.terms().len()];
+                    for (i, _, _) in found(&f, &text[a..b]) {
+                        count[i] += 1;
+                    }
+                    count
+                })
+                .collect();
+            prop_assert_eq!(f.counts_in_spans(&text, &spans), each);
         }
 
         #[test]
