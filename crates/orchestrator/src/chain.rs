@@ -480,9 +480,9 @@ impl Gateway {
             "target confidence reached".to_string()
         } else if accepted {
             let after = ms(accept_after.unwrap_or_default());
+            let level = run.level().unwrap_or(accept_level);
             run.notes.push(format!(
-                "answered with a {} answer after waiting {after} ms for a better one (execution.accept_after_ms)",
-                run.level().unwrap_or(accept_level)
+                "answered with a {level} answer after waiting {after} ms for a better one (execution.accept_after_ms)"
             ));
             format!(
                 "skipped by deadline: execution.accept_after_ms ({after} ms) after a {accept_level} or better answer"
@@ -726,6 +726,20 @@ struct Run {
     human_request_id: Option<String>,
     store_failures: Vec<StoreWriteFailure>,
     first_step: Option<usize>,
+    /// How many provider runs [`Run::absorb`] took in: what the used
+    /// evidence can have changed by.
+    absorbed: usize,
+    /// The last assessment, with what it was made of: the loop asks for the
+    /// score after every step and `finish` for the whole again, mostly with
+    /// nothing changed in between.
+    assessed: Option<Assessed>,
+}
+
+/// An assessment and the state of the run it holds for.
+struct Assessed {
+    absorbed: usize,
+    codes: Vec<FailureCode>,
+    assessment: confidence::Assessment,
 }
 
 impl Run {
@@ -742,11 +756,14 @@ impl Run {
             human_request_id: None,
             store_failures: Vec::new(),
             first_step: None,
+            absorbed: 0,
+            assessed: None,
         }
     }
 
     /// Classifies, checks and keeps the evidence of one provider run.
     fn absorb(&mut self, run: ProviderRun) {
+        self.absorbed += 1;
         self.attempts.extend(run.attempts);
         self.store_failures.extend(run.store_failure);
         let Some(report) = run.report else { return };
@@ -850,26 +867,40 @@ impl Run {
         codes
     }
 
-    /// Fields, conflicts and the score of the evidence used so far.
-    fn assess(&self) -> confidence::Assessment {
-        let inner = &self.gw.inner;
-        let t = inner.policy.confidence_thresholds;
-        let model = confidence::Model {
-            scoring: &inner.scoring,
-            high: t.high,
-            medium: t.medium,
-        };
-        confidence::assess(
-            &self.used,
-            &self.input.request,
-            &model,
-            &self.failure_codes(false),
-        )
+    /// Fields, conflicts and the score of the evidence used so far: the
+    /// last assessment when neither the evidence nor the failure codes
+    /// changed since (it depends on nothing else of the run).
+    fn assess(&mut self) -> &confidence::Assessment {
+        let codes = self.failure_codes(false);
+        let fresh = self
+            .assessed
+            .as_ref()
+            .is_some_and(|a| a.absorbed == self.absorbed && a.codes == codes);
+        if !fresh {
+            let inner = &self.gw.inner;
+            let t = inner.policy.confidence_thresholds;
+            let model = confidence::Model {
+                scoring: &inner.scoring,
+                high: t.high,
+                medium: t.medium,
+            };
+            let assessment = confidence::assess(&self.used, &self.input.request, &model, &codes);
+            self.assessed = Some(Assessed {
+                absorbed: self.absorbed,
+                codes,
+                assessment,
+            });
+        }
+        &self
+            .assessed
+            .as_ref()
+            .expect("assessed just above")
+            .assessment
     }
 
     /// The answer's confidence so far: every requested field's (the weakest
     /// decides), or the passages' when no field is asked.
-    fn score(&self) -> f64 {
+    fn score(&mut self) -> f64 {
         self.assess().confidence
     }
 
@@ -894,7 +925,7 @@ impl Run {
     }
 
     /// The level of the answer so far (`None` before any evidence is used).
-    fn level(&self) -> Option<ConfidenceLevel> {
+    fn level(&mut self) -> Option<ConfidenceLevel> {
         if self.used.is_empty() {
             return None;
         }
@@ -902,7 +933,7 @@ impl Run {
         Some(ConfidenceLevel::from_score(self.score(), t.high, t.medium))
     }
 
-    fn reached_target(&self) -> bool {
+    fn reached_target(&mut self) -> bool {
         !self.used.is_empty() && self.score() >= self.gw.inner.policy.execution.target_confidence
     }
 
@@ -914,7 +945,12 @@ impl Run {
                 u.evidence.evidence_id = Some(format!("ev-{}", ulid::Ulid::new()));
             }
         }
-        let assessment = self.assess();
+        self.assess();
+        let assessment = self
+            .assessed
+            .take()
+            .expect("assessed just above")
+            .assessment;
         let answer = sgw_contract::Answer {
             passages: answer::passages(
                 &self.used,
