@@ -369,6 +369,24 @@ mod tests {
     }
 
     #[test]
+    fn counts_in_spans_read_a_span_cut_inside_a_word_by_itself() {
+        let f = TermFinder::new(["rate"]);
+        // "rate" is a word of the first span (cut inside "ratex") but not of
+        // the text: that span is searched by itself.
+        assert_eq!(
+            f.counts_in_spans("ratex rate", &[(0, 4), (6, 10)]),
+            [[1], [1]]
+        );
+        // Spans bounded by separators: one search, hits counted where they are.
+        let text = "Rate one.\n\nNo match here.\n\nrate, RATE and rates.";
+        assert_eq!(
+            f.counts_in_spans(text, &[(0, 9), (11, 25), (27, 48)]),
+            [[1], [0], [2]]
+        );
+        assert!(f.counts_in_spans(text, &[]).is_empty());
+    }
+
+    #[test]
     fn the_search_stops_when_told() {
         let f = TermFinder::new(["a", "é"]);
         let mut n = 0;
