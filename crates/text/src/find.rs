@@ -141,7 +141,13 @@ impl TermFinder {
                 }
                 let t = &self.ascii[p];
                 let end = start + t.len;
-                if f(t.id, Word { text, start, end }).is_break() {
+                let word = Word {
+                    text,
+                    start,
+                    end,
+                    ascii: true,
+                };
+                if f(t.id, word).is_break() {
                     return;
                 }
             }
@@ -224,6 +230,7 @@ impl TermFinder {
                     text,
                     start: run.0 + w.start,
                     end: run.0 + w.end,
+                    ascii: w.ascii,
                 };
                 f(i, word)?;
             }
@@ -283,12 +290,11 @@ fn next_wide_run(bytes: &[u8], from: usize) -> Option<(usize, usize)> {
 /// The number of words of `text` ([`words`]`(text).count()`), counted
 /// without decoding characters when the text is ASCII.
 pub fn word_count(text: &str) -> usize {
-    if !text.is_ascii() {
-        return words(text).count();
-    }
     // A word starts where a letter or digit follows something else: each
     // byte is compared with the one before it, in blocks the compiler can
-    // vectorize (no state is carried from byte to byte).
+    // vectorize (no state is carried from byte to byte). The same pass ORs
+    // the bytes together: a text with a byte outside ASCII is counted word
+    // by word instead (a second pass only for such a text).
     let bytes = text.as_bytes();
     let Some(&first) = bytes.first() else {
         return 0;
@@ -296,17 +302,20 @@ pub fn word_count(text: &str) -> usize {
     let (before, at) = (&bytes[..bytes.len() - 1], &bytes[1..]);
     // Counted in bytes, 255 pairs at a time: the widest lanes the vector
     // unit has, and no counter can overflow.
-    let starts = before
-        .chunks(255)
-        .zip(at.chunks(255))
-        .map(|(b, a)| {
-            let mut n = 0u8;
-            for (&b, &a) in b.iter().zip(a) {
-                n += u8::from(is_ascii_alnum(a)) & !u8::from(is_ascii_alnum(b)) & 1;
-            }
-            usize::from(n)
-        })
-        .sum::<usize>();
+    let mut high = first;
+    let mut starts = 0usize;
+    for (b, a) in before.chunks(255).zip(at.chunks(255)) {
+        let (mut n, mut or) = (0u8, 0u8);
+        for (&b, &a) in b.iter().zip(a) {
+            n += u8::from(is_ascii_alnum(a)) & !u8::from(is_ascii_alnum(b)) & 1;
+            or |= a;
+        }
+        starts += usize::from(n);
+        high |= or;
+    }
+    if high >= 0x80 {
+        return words(text).count();
+    }
     usize::from(is_ascii_alnum(first)) + starts
 }
 

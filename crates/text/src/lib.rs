@@ -51,12 +51,19 @@ pub struct Word<'a> {
     pub start: usize,
     /// Byte offset just past the word.
     pub end: usize,
+    /// Whether every character of the word is ASCII.
+    ascii: bool,
 }
 
 impl<'a> Word<'a> {
     /// The word as written.
     pub fn as_str(&self) -> &'a str {
         &self.text[self.start..self.end]
+    }
+
+    /// Whether the word is all ASCII (known from splitting: no second pass).
+    pub fn is_ascii(&self) -> bool {
+        self.ascii
     }
 
     /// The byte span in the text.
@@ -89,6 +96,30 @@ impl<'a> Words<'a> {
     }
 }
 
+/// What a byte is to the word splitter: an ASCII separator, an ASCII letter
+/// or digit, or a byte of a character outside ASCII (decoded to tell).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Separator,
+    Alphanumeric,
+    Wide,
+}
+
+static CLASS: [Class; 256] = {
+    let mut table = [Class::Separator; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if byte >= 0x80 {
+            table[b] = Class::Wide;
+        } else if byte.is_ascii_alphanumeric() {
+            table[b] = Class::Alphanumeric;
+        }
+        b += 1;
+    }
+    table
+};
+
 impl<'a> Iterator for Words<'a> {
     type Item = Word<'a>;
 
@@ -96,48 +127,48 @@ impl<'a> Iterator for Words<'a> {
         let bytes = self.text.as_bytes();
         let n = bytes.len();
         let mut i = self.pos;
-        // Skip separators (combining marks outside a word separate too).
+        // Skip separators (combining marks outside a word separate too):
+        // ASCII ones a table lookup each, others decoded.
         let start = loop {
+            while i < n && CLASS[usize::from(bytes[i])] == Class::Separator {
+                i += 1;
+            }
             if i >= n {
                 self.pos = n;
                 return None;
             }
-            let b = bytes[i];
-            if b < 0x80 {
-                if b.is_ascii_alphanumeric() {
-                    break i;
-                }
-                i += 1;
-            } else {
-                let c = self.char_at(i);
-                if c.is_alphanumeric() {
-                    break i;
-                }
-                i += c.len_utf8();
+            if CLASS[usize::from(bytes[i])] == Class::Alphanumeric {
+                break i;
             }
+            let c = self.char_at(i);
+            if c.is_alphanumeric() {
+                break i;
+            }
+            i += c.len_utf8();
         };
         // Extend over letters, digits and the combining marks among them.
         let mut end = start;
-        while end < n {
-            let b = bytes[end];
-            if b < 0x80 {
-                if !b.is_ascii_alphanumeric() {
-                    break;
-                }
+        let mut ascii = true;
+        loop {
+            while end < n && CLASS[usize::from(bytes[end])] == Class::Alphanumeric {
                 end += 1;
-            } else {
-                let c = self.char_at(end);
-                if !(c.is_alphanumeric() || is_combining_mark(c)) {
-                    break;
-                }
-                end += c.len_utf8();
             }
+            if end >= n || CLASS[usize::from(bytes[end])] == Class::Separator {
+                break;
+            }
+            let c = self.char_at(end);
+            if !(c.is_alphanumeric() || is_combining_mark(c)) {
+                break;
+            }
+            ascii = false;
+            end += c.len_utf8();
         }
         self.pos = end;
         Some(Word {
             text: self.text,
             start,
             end,
+            ascii,
         })
     }
 }
@@ -235,7 +266,60 @@ mod tests {
         assert_eq!(terms("The VAT").collect::<Vec<_>>(), ["the", "vat"]);
     }
 
+    /// The definition, character by character: a word starts at a letter or
+    /// digit and goes on over letters, digits and combining marks.
+    fn reference(text: &str) -> Vec<(usize, usize, bool)> {
+        let mut out: Vec<(usize, usize, bool)> = Vec::new();
+        let mut open: Option<usize> = None;
+        for (i, c) in text.char_indices() {
+            let inside = c.is_alphanumeric() || (open.is_some() && is_combining_mark(c));
+            match (open, inside) {
+                (None, true) => open = Some(i),
+                (Some(s), false) => {
+                    out.push((s, i, text[s..i].is_ascii()));
+                    open = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = open {
+            out.push((s, text.len(), text[s..].is_ascii()));
+        }
+        out
+    }
+
+    fn spans(text: &str) -> Vec<(usize, usize, bool)> {
+        words(text)
+            .map(|w| (w.start, w.end, w.is_ascii()))
+            .collect()
+    }
+
+    #[test]
+    fn words_know_whether_they_are_ascii() {
+        assert_eq!(
+            spans("Rate 4.5 cafe\u{301} Straße ①x"),
+            [
+                (0, 4, true),
+                (5, 6, true),
+                (7, 8, true),
+                (9, 15, false),
+                (16, 23, false),
+                (24, 28, false)
+            ]
+        );
+    }
+
     proptest! {
+        #[test]
+        fn words_are_the_definition(text in "[a-zA-Z0-9 .,'\\-\u{301}\u{308}éßЖ①’\u{a0}\u{3000}]{0,48}") {
+            prop_assert_eq!(spans(&text), reference(&text));
+        }
+
+        #[test]
+        fn words_are_the_definition_in_any_text(text in "\\PC{0,64}") {
+            prop_assert_eq!(spans(&text), reference(&text));
+        }
+
         #[test]
         fn words_cover_exactly_the_alphanumerics(text in "\\PC{0,64}") {
             let mut last = 0;
