@@ -153,11 +153,12 @@ pub(crate) fn canonical_field_value(kind: &FieldKind, value: &str) -> String {
 /// words), then the ranker's score.
 pub(crate) fn passages(used: &[Used], max_passages: usize, query: &str) -> Vec<AnswerPassage> {
     let terms = crate::confidence::content_terms(query);
+    let question = crate::confidence::Question::new(&terms);
     let mut passages: Vec<(usize, AnswerPassage)> = used
         .iter()
         .flat_map(|u| {
             u.evidence.passages.iter().take(3).map(|p| {
-                let covered = crate::confidence::coverage(&terms, "", &p.text, None).covered;
+                let covered = crate::confidence::coverage(&question, "", &p.text, None).covered;
                 let passage = AnswerPassage {
                     text: p.text.clone(),
                     evidence_id: u.evidence.evidence_id.clone(),

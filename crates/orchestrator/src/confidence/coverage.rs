@@ -135,20 +135,20 @@ fn needed(term: &str) -> Vec<&str> {
     }
 }
 
-/// What one pass over a title and text found: the needed words it has
-/// (itself or through an equivalent: `3rd` in the text is `third`), the
-/// needed stems it has, whether it names any year and says "last year".
-/// Only words some term needs are kept, so the pass allocates next to nothing
-/// however long the text.
-struct Seen<'t> {
-    words: BTreeSet<&'t str>,
-    stems: BTreeSet<&'t str>,
-    any_year: bool,
-    last_year: bool,
+/// What a text must show to cover a set of terms, built once per question
+/// and used for every text: the needed words ([`needed`]), their stems, and
+/// the first bytes worth normalizing a word for.
+pub(crate) struct Question<'t> {
+    terms: &'t BTreeSet<String>,
+    wanted: BTreeSet<&'t str>,
+    wanted_stems: BTreeSet<&'t str>,
+    /// Only a word starting like a needed word or stem, a digit (years,
+    /// `3rd`) or `q`/`h` (`q3`, `h1`) can matter.
+    starts: [bool; 256],
 }
 
-impl<'t> Seen<'t> {
-    fn scan(terms: &'t BTreeSet<String>, title: &str, text: &str) -> Seen<'t> {
+impl<'t> Question<'t> {
+    pub(crate) fn new(terms: &'t BTreeSet<String>) -> Question<'t> {
         let wanted: BTreeSet<&'t str> = terms.iter().flat_map(|t| needed(t)).collect();
         let wanted_stems: BTreeSet<&'t str> = wanted
             .iter()
@@ -166,6 +166,29 @@ impl<'t> Seen<'t> {
         }
         starts[usize::from(b'q')] = true;
         starts[usize::from(b'h')] = true;
+        Question {
+            terms,
+            wanted,
+            wanted_stems,
+            starts,
+        }
+    }
+}
+
+/// What one pass over a title and text found: the needed words it has
+/// (itself or through an equivalent: `3rd` in the text is `third`), the
+/// needed stems it has, whether it names any year and says "last year".
+/// Only words some term needs are kept, so the pass allocates next to nothing
+/// however long the text.
+struct Seen<'t> {
+    words: BTreeSet<&'t str>,
+    stems: BTreeSet<&'t str>,
+    any_year: bool,
+    last_year: bool,
+}
+
+impl<'t> Seen<'t> {
+    fn scan(q: &Question<'t>, title: &str, text: &str) -> Seen<'t> {
         let mut seen = Seen {
             words: BTreeSet::new(),
             stems: BTreeSet::new(),
@@ -183,8 +206,8 @@ impl<'t> Seen<'t> {
                 // that starts unlike every needed word and stem (in any case)
                 // and neither follows nor ends in "last" is not normalized.
                 if after_last.is_none()
-                    && raw.is_ascii()
-                    && !starts[usize::from(raw.as_bytes()[0].to_ascii_lowercase())]
+                    && w.is_ascii()
+                    && !q.starts[usize::from(raw.as_bytes()[0].to_ascii_lowercase())]
                     && !ends_with_last(raw)
                 {
                     continue;
@@ -199,26 +222,23 @@ impl<'t> Seen<'t> {
                 if word.ends_with("last") {
                     after_last = Some(w.end);
                 }
-                // Only a word starting like a needed word or stem, a digit
-                // (years, `3rd`) or `q`/`h` (`q3`, `h1`) can matter: most
-                // words of a long page are passed over here.
                 let first = word.as_bytes().first().copied().unwrap_or(0);
-                if !starts[usize::from(first)] {
+                if !q.starts[usize::from(first)] {
                     continue;
                 }
                 for x in std::iter::once(word).chain(equivalents(word).iter().copied()) {
                     seen.any_year |= is_year(x);
-                    if let Some(t) = wanted.get(x) {
+                    if let Some(t) = q.wanted.get(x) {
                         seen.words.insert(t);
                     }
-                    if let Some(t) = wanted_stems.get(stem(x)) {
+                    if let Some(t) = q.wanted_stems.get(stem(x)) {
                         seen.stems.insert(t);
                     }
                 }
                 // Every needed word as it is: every term is covered, and
                 // nothing else the rest of the text could show (stems, years,
                 // "last year") changes that.
-                if seen.words.len() == wanted.len() {
+                if seen.words.len() == q.wanted.len() {
                     return seen;
                 }
             }
@@ -232,16 +252,17 @@ fn ends_with_last(raw: &str) -> bool {
     raw.len() >= 4 && raw.as_bytes()[raw.len() - 4..].eq_ignore_ascii_case(b"last")
 }
 
-/// The coverage of `terms` by `title` + `text`. `published` (the text's
-/// dateline, `YYYY-…`) anchors relative time: a year of the question is
-/// covered by a text published that year, or the year before when the text
-/// says "last year".
+/// The coverage of the question's terms by `title` + `text`. `published`
+/// (the text's dateline, `YYYY-…`) anchors relative time: a year of the
+/// question is covered by a text published that year, or the year before
+/// when the text says "last year".
 pub(crate) fn coverage(
-    terms: &BTreeSet<String>,
+    question: &Question<'_>,
     title: &str,
     text: &str,
     published: Option<&str>,
 ) -> Coverage {
+    let terms = question.terms;
     if terms.is_empty() {
         return Coverage {
             covered: 0,
@@ -249,7 +270,7 @@ pub(crate) fn coverage(
             band: Band::Full,
         };
     }
-    let seen = Seen::scan(terms, title, text);
+    let seen = Seen::scan(question, title, text);
     let dateline: Option<u32> = published
         .and_then(|p| p.get(..4))
         .and_then(|y| y.parse().ok());
@@ -305,7 +326,7 @@ mod tests {
 
     fn band(q: &str, text: &str) -> Band {
         let terms = content_terms(q);
-        coverage(&terms, "", text, None).band
+        coverage(&Question::new(&terms), "", text, None).band
     }
 
     #[test]
@@ -371,7 +392,7 @@ mod tests {
         );
         let terms = content_terms("airport passengers 2025");
         let text = "The airport served 3.9 million passengers last year.";
-        let band = |published| coverage(&terms, "", text, published).band;
+        let band = |published| coverage(&Question::new(&terms), "", text, published).band;
         assert_eq!(
             band(Some("2026-02-06")),
             Band::Full,

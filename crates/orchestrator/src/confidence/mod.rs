@@ -22,7 +22,7 @@ mod coverage;
 mod similar;
 
 use crate::answer::Used;
-pub(crate) use coverage::{Band, content_terms, coverage};
+pub(crate) use coverage::{Band, Question, content_terms, coverage};
 use sgw_contract::{
     AnswerField, CompetingReason, ConfidenceLevel, FailureCode, FieldCandidate, FieldKind,
     FieldSpec, ScoreBreakdown, Scoring, SearchRequest, SourceTier, normalize_query,
@@ -115,6 +115,7 @@ struct Facts {
 impl Facts {
     fn new(used: &[Used], request: &SearchRequest) -> Facts {
         let terms = question_terms(request);
+        let question = Question::new(&terms);
         let scope = request.scope.as_deref().map(normalize_query);
         let band_of = |u: &Used, text: &str| {
             if u.tier == SourceTier::UserSuppliedEvidence {
@@ -133,7 +134,7 @@ impl Facts {
             // ("Statistics Norland" names the country its pages leave implicit).
             let context = format!("{} {}", u.evidence.title, u.publisher);
             let published = u.evidence.published_at.as_deref();
-            coverage(&terms, &context, text, published).band
+            coverage(&question, &context, text, published).band
         };
         let bands: Vec<(Band, Band)> = used
             .iter()
