@@ -52,14 +52,25 @@ pub(crate) fn floor_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// The lines of `text` with their byte offsets, each with its `\n` (as
+/// `split_inclusive('\n')` gives them), found by a SIMD search.
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut pos = 0;
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(|i| i + 1)
+        .chain(std::iter::once(text.len()))
+        .filter_map(move |end| {
+            let start = pos;
+            pos = end;
+            (end > start).then(|| (start, &text[start..end]))
+        })
+}
+
 /// Splits `text` into passage spans (start, end), trimmed, non-empty, in order.
 pub fn split(text: &str) -> Vec<(usize, usize)> {
     // Paragraph spans: separated by blank lines (or single newlines in lists).
     let mut paras = Vec::new();
-    let mut pos = 0;
-    for line in text.split_inclusive('\n') {
-        let s = pos;
-        pos += line.len();
+    for (s, line) in lines(text) {
         let t = line.trim();
         if t.is_empty() {
             continue;
@@ -188,6 +199,22 @@ pub(crate) fn score_spans(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn lines_are_split_inclusive(text in "[a \n\r.é]{0,40}") {
+            let mut pos = 0;
+            let expected: Vec<(usize, &str)> = text
+                .split_inclusive('\n')
+                .map(|l| {
+                    pos += l.len();
+                    (pos - l.len(), l)
+                })
+                .collect();
+            prop_assert_eq!(lines(&text).collect::<Vec<_>>(), expected);
+        }
+    }
 
     #[test]
     fn ranks_matching_passage_first() {
