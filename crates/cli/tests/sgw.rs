@@ -104,6 +104,46 @@ fn a_search_with_no_evidence_exits_2_and_json_has_the_contract() {
     }
 }
 
+/// The size of an SQLite store's write-ahead log (0 when there is none).
+fn wal_len(store: &std::path::Path) -> u64 {
+    let mut wal = store.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).map_or(0, |m| m.len())
+}
+
+#[test]
+fn a_search_leaves_its_store_checkpointed_for_the_next_process() {
+    let world = sgw_testkit::world::World::start_detached();
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("world.yaml");
+    std::fs::write(
+        &policy,
+        world.policy(&sgw_testkit::world::PolicyOptions::default()),
+    )
+    .unwrap();
+    let store = dir.path().join("store.sqlite");
+    let search = |expect_cached: bool| {
+        let out = sgw()
+            .args(["search", sgw_testkit::world::QUESTION, "--json", "--store"])
+            .arg(&store)
+            .arg("--policy")
+            .arg(&policy)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["from_cache"], expect_cached, "{json}");
+    };
+    // A miss writes evidence; closing the store at exit moves it into the
+    // database file, so the next process has no log to replay.
+    search(false);
+    assert_eq!(wal_len(&store), 0, "the miss left a write-ahead log");
+    search(true);
+    assert_eq!(wal_len(&store), 0, "the hit left a write-ahead log");
+}
+
 #[test]
 fn everything_blocked_exits_2_with_the_codes_that_explain_why() {
     let world = sgw_testkit::world::World::start_detached();

@@ -106,6 +106,32 @@ pub trait EvidenceSink: Send + Sync {
         result: &SearchResult,
         used: &[Evidence],
     ) -> Result<(), StorageError>;
+
+    /// [`EvidenceSink::persist`], and `rests` (suspensions decided during the
+    /// search, such as a host that kept a request waiting) recorded in the
+    /// same write, for a sink that is also the gateway's
+    /// [`SuspensionLedger`]: one commit instead of one per write, on the path
+    /// of the answer. Returns whether the rests were kept; the default only
+    /// persists and returns `false`, and the caller records them itself.
+    async fn persist_with_rests(
+        &self,
+        key: &CacheKey,
+        result: &SearchResult,
+        used: &[Evidence],
+        rests: &[SuspensionRecord],
+    ) -> Result<bool, StorageError> {
+        let _ = rests;
+        self.persist(key, result, used).await.map(|()| false)
+    }
+
+    /// Finishes the sink's work and releases what it holds, waiting until it
+    /// is done; nothing may be persisted through it afterwards. A process
+    /// that ends after its last search calls it so that the next one finds
+    /// nothing to recover (an SQLite store checkpoints its write-ahead log
+    /// here, instead of leaving it for the next opener to replay). Dropping a
+    /// sink without it loses nothing that [`EvidenceSink::persist`] reported
+    /// written. The default does nothing.
+    async fn close(&self) {}
 }
 
 /// One provider instance's suspension, as kept beyond the process.

@@ -276,9 +276,18 @@ impl Gateway {
         self.inner.suspensions.clone()
     }
 
-    /// Writes the host rests decided since the last call to the ledger.
-    async fn save_host_rests(&self) {
-        let records = self.inner.suspensions.take_unsaved_hosts();
+    /// Whether the evidence sink is also the suspension ledger (one store
+    /// for both, as the facade builds it): then a search's host rests are
+    /// written in the evidence's own commit.
+    fn sink_is_ledger(&self) -> bool {
+        match (&self.inner.sink, &self.inner.ledger) {
+            (Some(sink), Some(ledger)) => std::ptr::addr_eq(Arc::as_ptr(sink), Arc::as_ptr(ledger)),
+            _ => false,
+        }
+    }
+
+    /// Writes host rests (taken from the suspensions as not yet saved) to the ledger.
+    async fn record_host_rests(&self, records: Vec<SuspensionRecord>) {
         let Some(ledger) = &self.inner.ledger else {
             return;
         };
@@ -301,6 +310,17 @@ impl Gateway {
     /// The topic type and cache key the gateway would use for `request`.
     pub fn cache_key(&self, request: &SearchRequest) -> CacheKey {
         CacheKey::new(request, &self.inner.planner.topic(request))
+    }
+
+    /// Closes the evidence sink ([`sgw_contract::EvidenceSink::close`]),
+    /// waiting until it is done: what a process calls after its last search.
+    /// An SQLite store that was written to checkpoints its write-ahead log,
+    /// so the next process opening it replays nothing. Searches after it
+    /// cannot store evidence.
+    pub async fn close(&self) {
+        if let Some(sink) = &self.inner.sink {
+            sink.close().await;
+        }
     }
 
     /// Runs `request` down the chain. A result always comes back for a valid
@@ -939,7 +959,9 @@ impl Run {
 
     async fn finish(mut self) -> SearchResult {
         let inner = self.gw.inner.clone();
-        self.gw.save_host_rests().await;
+        // Host rests decided in this search: written with the evidence when
+        // the sink is also the ledger, else on their own.
+        let rests = inner.suspensions.take_unsaved_hosts();
         for u in &mut self.used {
             if u.evidence.evidence_id.as_deref().is_none_or(str::is_empty) {
                 u.evidence.evidence_id = Some(format!("ev-{}", ulid::Ulid::new()));
@@ -992,16 +1014,11 @@ impl Run {
             score_breakdown: Some(assessment.breakdown),
             store_failures: self.store_failures,
         };
-        let Some(sink) = &inner.sink else {
-            return result;
-        };
-        if self.from_cache || !inner.policy.cache_policy.evidence_cache_enabled {
-            return result;
-        }
+        let keeps_evidence = !self.from_cache && inner.policy.cache_policy.evidence_cache_enabled;
         // The used evidence is not needed past this point: moved, not copied.
         let fresh: Vec<_> = std::mem::take(&mut self.used)
             .into_iter()
-            .filter(|u| !u.evidence.stored)
+            .filter(|u| keeps_evidence && !u.evidence.stored)
             .map(|u| {
                 let mut e = u.evidence;
                 e.tier_hint = Some(u.tier);
@@ -1009,16 +1026,31 @@ impl Run {
                 e
             })
             .collect();
-        if !fresh.is_empty()
-            && let Err(e) = sink.persist(&self.input.key, &result, &fresh).await
-        {
-            tracing::warn!("could not store the evidence: {e}");
-            let failure = StoreWriteFailure::new(StoreWrite::Evidence, e.kind(), &e);
-            let mut result = result;
-            result.notes.push(failure.to_string());
-            result.store_failures.push(failure);
+        let Some(sink) = inner.sink.as_ref().filter(|_| !fresh.is_empty()) else {
+            self.gw.record_host_rests(rests).await;
             return result;
-        }
+        };
+        let written = if !rests.is_empty() && self.gw.sink_is_ledger() {
+            sink.persist_with_rests(&self.input.key, &result, &fresh, &rests)
+                .await
+        } else {
+            sink.persist(&self.input.key, &result, &fresh)
+                .await
+                .map(|()| false)
+        };
+        let result = match written {
+            Ok(true) => return result,
+            Ok(false) => result,
+            Err(e) => {
+                tracing::warn!("could not store the evidence: {e}");
+                let failure = StoreWriteFailure::new(StoreWrite::Evidence, e.kind(), &e);
+                let mut result = result;
+                result.notes.push(failure.to_string());
+                result.store_failures.push(failure);
+                result
+            }
+        };
+        self.gw.record_host_rests(rests).await;
         result
     }
 }

@@ -39,7 +39,7 @@ impl Store {
         now: Timestamp,
     ) -> Result<CacheEntry, StoreError> {
         let now = whole_ms(now);
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
         let entry = upsert_cache(&mut tx, key, result, &self.staleness, now).await?;
         tx.commit().await?;
         Ok(entry)
@@ -76,7 +76,7 @@ impl Store {
     ) -> Result<Option<CacheEntry>, StoreError> {
         let now = whole_ms(now);
         let stale_after = self.staleness.stale_after(&key.topic_type, now);
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
         let mut a = key_args(key);
         a.extend(args![now.as_millisecond(), stale_after.as_millisecond()]);
         let n = tx
@@ -223,7 +223,7 @@ impl Store {
             });
         }
         let (cond, a) = filter.sql(now, 1);
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
         let purged = tx
             .fetch_all(
                 "purging cache entries",

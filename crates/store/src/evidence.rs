@@ -8,10 +8,11 @@ use crate::cache::upsert_cache;
 use crate::db::{Arg, Row, Tx, args};
 use crate::model::*;
 use crate::store::{KEY_MATCH, decode_key, in_record, key_args, to_json, ts, whole_ms};
+use crate::suspensions::upsert_suspension;
 use jiff::Timestamp;
 use sgw_contract::{
     CacheKey, Evidence, EvidenceSink, HttpValidators, Passage, SearchResult, SourceTier,
-    StorageError,
+    StorageError, SuspensionRecord,
 };
 
 /// Largest evidence text accepted (bytes, before compression).
@@ -29,7 +30,7 @@ pub(crate) const EVIDENCE_COLS: &str = "id, normalized_query, topic_type, jurisd
 impl Store {
     /// Stores (or replaces, by id) one evidence record.
     pub async fn put_evidence(&self, record: &StoredEvidence) -> Result<(), StoreError> {
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
         insert_evidence(&mut tx, record).await?;
         tx.commit().await
     }
@@ -121,7 +122,7 @@ impl Store {
         validators: &HttpValidators,
     ) -> Result<bool, StoreError> {
         check_id("evidence", "ev-", id)?;
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
         let n = tx
             .execute(
                 "updating validators",
@@ -147,7 +148,7 @@ impl Store {
     ) -> Result<Screenshot, StoreError> {
         let now = whole_ms(now);
         check_id("evidence", "ev-", evidence_id)?;
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
         let shot = insert_screenshot(&mut tx, evidence_id, mime, bytes, now).await?;
         tx.commit().await?;
         Ok(shot)
@@ -189,8 +190,25 @@ impl Store {
         used: &[Evidence],
         now: Timestamp,
     ) -> Result<Vec<String>, StoreError> {
+        self.persist_result_with_rests(key, result, used, &[], now)
+            .await
+    }
+
+    /// [`Store::persist_result`], and `rests` recorded in the suspension
+    /// ledger ([`Store::record_suspension`]) in the same transaction.
+    pub async fn persist_result_with_rests(
+        &self,
+        key: &CacheKey,
+        result: &SearchResult,
+        used: &[Evidence],
+        rests: &[SuspensionRecord],
+        now: Timestamp,
+    ) -> Result<Vec<String>, StoreError> {
         let now = whole_ms(now);
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
+        for rest in rests {
+            upsert_suspension(&mut tx, rest).await?;
+        }
         // Cache entry first, then evidence: the same lock order as `purge`,
         // so concurrent persists and purges on PostgreSQL cannot deadlock.
         upsert_cache(&mut tx, key, result, &self.staleness, now).await?;
@@ -221,6 +239,26 @@ impl EvidenceSink for Store {
             .await
             .map(|_| ())
             .map_err(StorageError::from)
+    }
+
+    /// [`Store::persist_result_with_rests`] at the current time: the
+    /// evidence, the cache entry and the rests in one transaction.
+    async fn persist_with_rests(
+        &self,
+        key: &CacheKey,
+        result: &SearchResult,
+        used: &[Evidence],
+        rests: &[SuspensionRecord],
+    ) -> Result<bool, StorageError> {
+        self.persist_result_with_rests(key, result, used, rests, jiff::Timestamp::now())
+            .await
+            .map(|_| true)
+            .map_err(StorageError::from)
+    }
+
+    /// [`Store::close_after_writes`].
+    async fn close(&self) {
+        self.close_after_writes().await;
     }
 }
 

@@ -41,7 +41,7 @@ impl Store {
             to_json(&req.blocked, "request blocked URLs")?,
             now.as_millisecond()
         ]);
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
         tx.execute(
             "creating a human evidence request",
             &format!(
@@ -109,7 +109,7 @@ impl Store {
     ) -> Result<HumanRequest, StoreError> {
         let now = whole_ms(now);
         check_id("human evidence request", "hr-", id)?;
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
         let mut req = fetch_open_request(&mut tx, id).await?;
         let mut record = StoredEvidence::new(
             req.key.clone(),
@@ -162,7 +162,7 @@ impl Store {
     ) -> Result<HumanRequest, StoreError> {
         let now = whole_ms(now);
         check_id("human evidence request", "hr-", id)?;
-        let mut tx = self.pool.write().await?;
+        let mut tx = self.write().await?;
         let mut req = fetch_open_request(&mut tx, id).await?;
         tx.execute(
             "cancelling a request",

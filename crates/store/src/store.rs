@@ -9,6 +9,8 @@ use crate::model::*;
 use jiff::Timestamp;
 use sgw_contract::CacheKey;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The evidence store. Cheap to clone (clones share one connection pool).
 #[derive(Clone)]
@@ -16,6 +18,8 @@ pub struct Store {
     pub(crate) pool: Pool,
     pub(crate) staleness: StalenessRules,
     pub(crate) location: String,
+    /// Set by the first write through this store or a clone of it.
+    wrote: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Store {
@@ -58,6 +62,7 @@ impl Store {
             pool,
             staleness: StalenessRules::default(),
             location: shown,
+            wrote: Arc::default(),
         };
         tracing::debug!(location = %store.location, backend = store.backend().as_str(), "store opened");
         Ok(store)
@@ -126,9 +131,30 @@ impl Store {
         &self.location
     }
 
-    /// Closes the pool, waiting for connections to be returned.
+    /// Closes the pool, waiting for connections to be returned. The last
+    /// connection of a process to an SQLite file checkpoints the
+    /// write-ahead log into the database as it closes.
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+
+    /// [`Store::close`] when this store or a clone of it wrote since it was
+    /// opened: what a process calls before it ends, so the next one finds
+    /// no write-ahead log to replay. A store that only read is left for the
+    /// process's end to release: it has nothing to checkpoint, and closing
+    /// would only cost the reader time (SQLite removes the log and
+    /// shared-memory files, which the next opener creates again).
+    pub async fn close_after_writes(&self) {
+        if self.wrote.load(Ordering::Relaxed) {
+            self.close().await;
+        }
+    }
+
+    /// A write transaction (see `Pool::write`), remembered for
+    /// [`Store::close_after_writes`].
+    pub(crate) async fn write(&self) -> Result<crate::db::Tx, StoreError> {
+        self.wrote.store(true, Ordering::Relaxed);
+        self.pool.write().await
     }
 
     /// SQLite: `PRAGMA integrity_check` and `foreign_key_check`; returns the

@@ -3,7 +3,7 @@
 //! across separate runs and across processes sharing the store.
 
 use crate::Store;
-use crate::db::args;
+use crate::db::{Tx, args};
 use crate::error::StoreError;
 use sgw_contract::{StorageError, SuspensionLedger, SuspensionRecord};
 
@@ -43,8 +43,18 @@ impl Store {
 
     /// Records (or replaces) a provider's suspension.
     pub async fn record_suspension(&self, record: &SuspensionRecord) -> Result<(), StoreError> {
-        let mut tx = self.pool.write().await?;
-        tx.execute(
+        let mut tx = self.write().await?;
+        upsert_suspension(&mut tx, record).await?;
+        tx.commit().await
+    }
+}
+
+/// Records (or replaces) a suspension inside the write `tx`.
+pub(crate) async fn upsert_suspension(
+    tx: &mut Tx,
+    record: &SuspensionRecord,
+) -> Result<(), StoreError> {
+    tx.execute(
             "recording a provider suspension",
             "INSERT INTO provider_suspensions (provider, until_ms, reason, consecutive_timeouts) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (provider) DO UPDATE SET until_ms = excluded.until_ms, reason = excluded.reason, \
@@ -57,8 +67,7 @@ impl Store {
             ],
         )
         .await?;
-        tx.commit().await
-    }
+    Ok(())
 }
 
 #[async_trait::async_trait]

@@ -195,3 +195,33 @@ async fn is_existing_file_says_no_to_garbage_and_yes_only_to_a_file() {
     assert!(Store::is_existing_file(&format!("sqlite://{shown}")));
     assert!(Store::is_existing_file(&format!("sqlite:{shown}?mode=rwc")));
 }
+
+/// The size of an SQLite file's write-ahead log (0 when there is none).
+fn wal_len(path: &std::path::Path) -> u64 {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).map_or(0, |m| m.len())
+}
+
+#[tokio::test]
+async fn closing_after_writes_checkpoints_and_a_reader_is_left_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite");
+    let location = path.to_string_lossy().to_string();
+    let k = key("q", "news");
+    let rec = stored(&k, "x");
+    let writer = Store::open(&location).await.unwrap();
+    writer.put_evidence(&rec).await.unwrap();
+    assert!(
+        wal_len(&path) > 0,
+        "a commit goes to the write-ahead log first"
+    );
+    writer.close_after_writes().await;
+    assert_eq!(wal_len(&path), 0, "closed: the log is in the database file");
+
+    // A store that only read is not closed: it still answers.
+    let reader = Store::open(&location).await.unwrap();
+    assert!(reader.get_evidence(&rec.id).await.unwrap().is_some());
+    reader.close_after_writes().await;
+    assert!(reader.get_evidence(&rec.id).await.unwrap().is_some());
+}

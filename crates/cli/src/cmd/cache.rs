@@ -47,6 +47,22 @@ impl StoreArgs {
     }
 }
 
+/// Runs `command`, which opens the store into the slot it is given when it
+/// needs one, then closes that store if the command wrote to it, whatever
+/// the command returned ([`Store::close_after_writes`]): the process ends
+/// next, and a store left open after writes would leave its write-ahead log
+/// for the next `sgw` to replay.
+pub async fn closing_store(
+    command: impl AsyncFnOnce(&mut Option<Store>) -> CliResult,
+) -> CliResult {
+    let mut opened = None;
+    let result = command(&mut opened).await;
+    if let Some(store) = opened {
+        store.close_after_writes().await;
+    }
+    result
+}
+
 /// Prints `value` as pretty JSON.
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
     let s = serde_json::to_string_pretty(value).map_err(|e| CliError::Io(e.to_string()))?;
@@ -183,6 +199,10 @@ fn parse_key_line(s: &str) -> Option<CacheKey> {
 }
 
 pub async fn run(args: Args) -> CliResult {
+    closing_store(async |opened| run_command(args, opened).await).await
+}
+
+async fn run_command(args: Args, opened: &mut Option<Store>) -> CliResult {
     let policy = args.common.load_policy()?;
     // A purge without a filter is a usage error before anything is opened.
     if let CacheCommand::Purge {
@@ -198,7 +218,7 @@ pub async fn run(args: Args) -> CliResult {
                 .into(),
         ));
     }
-    let store = args.common.open(&policy).await?;
+    let store = &*opened.insert(args.common.open(&policy).await?);
     let json = args.common.json;
     let now = jiff::Timestamp::now();
     match args.command {

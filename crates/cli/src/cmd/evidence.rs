@@ -9,11 +9,11 @@
 //! resolves the request and caches it for the request's key, so the next
 //! identical query answers from the cache. A bad input changes nothing.
 
-use crate::cmd::cache::{StoreArgs, print_json};
+use crate::cmd::cache::{StoreArgs, closing_store, print_json};
 use crate::exit::{CliError, CliResult};
 use sgw_extract::Url;
 use sgw_provider_human_intake::ingest::{self, Input};
-use sgw_store::{HumanRequest, RequestStatus};
+use sgw_store::{HumanRequest, RequestStatus, Store};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -65,6 +65,10 @@ pub enum EvidenceCommand {
 }
 
 pub async fn run(args: Args) -> CliResult {
+    closing_store(async |opened| run_command(args, opened).await).await
+}
+
+async fn run_command(args: Args, opened: &mut Option<Store>) -> CliResult {
     let policy = args.common.load_policy()?;
     let json = args.common.json;
     match args.command {
@@ -73,7 +77,7 @@ pub async fn run(args: Args) -> CliResult {
                 .map(|s| s.parse::<RequestStatus>())
                 .transpose()
                 .map_err(|e| CliError::Usage(e.to_string()))?;
-            let store = args.common.open(&policy).await?;
+            let store = &*opened.insert(args.common.open(&policy).await?);
             let requests = store.list_requests(status).await.map_err(CliError::from)?;
             if json {
                 print_json(&requests)?;
@@ -94,7 +98,7 @@ pub async fn run(args: Args) -> CliResult {
             Ok(ExitCode::SUCCESS)
         }
         EvidenceCommand::Show { id } => {
-            let store = args.common.open(&policy).await?;
+            let store = &*opened.insert(args.common.open(&policy).await?);
             if id.starts_with("hr-") {
                 let r = store
                     .get_request(&id)
@@ -156,7 +160,7 @@ pub async fn run(args: Args) -> CliResult {
                 .map(|u| ingest::http_url(&u, "--source-url"))
                 .transpose()
                 .map_err(CliError::from)?;
-            let store = args.common.open(&policy).await?;
+            let store = &*opened.insert(args.common.open(&policy).await?);
             // The request must exist and be open before anything is read.
             let request = store
                 .get_request(&request_id)
@@ -207,7 +211,7 @@ pub async fn run(args: Args) -> CliResult {
             let evidence = submission.evidence.clone();
             let resolved = search_gateway::evidence::resolve_with_evidence(
                 &policy,
-                &store,
+                store,
                 &request_id,
                 submission,
                 jiff::Timestamp::now(),

@@ -96,6 +96,10 @@ pub async fn run(args: Args) -> CliResult {
     let spinner = crate::progress::spinner(format!("searching: {}", request.query));
     let result = gateway.search(&request).await;
     spinner.finish_and_clear();
+    // Before the process ends: a store left open would leave its write-ahead
+    // log for the next `sgw` to replay (and this process's exit would wait
+    // for a checkpoint cut short).
+    gateway.close().await;
     let result = result.map_err(|e| CliError::Usage(e.to_string()))?;
     if args.json {
         println!(

@@ -117,10 +117,10 @@ impl Backend for GatewayBackend {
         let result = self.runtime.block_on(async {
             let gateway = open_gateway(options).await?;
             let query = search_gateway::SearchRequest::new(request.sub_question_text.clone());
-            gateway
-                .search(&query)
-                .await
-                .map_err(|e| BackendError::Usage(format!("{}: {e}", request.sub_question_id)))
+            let result = gateway.search(&query).await;
+            // Opened per call: closed before the next (the store checkpoints its log).
+            gateway.close().await;
+            result.map_err(|e| BackendError::Usage(format!("{}: {e}", request.sub_question_id)))
         });
         Ok(report(&result?, &request.session_id))
     }
