@@ -104,6 +104,27 @@ fn a_search_with_no_evidence_exits_2_and_json_has_the_contract() {
     }
 }
 
+/// `sgw search <the world's question> --json` on `store`, with the world's
+/// policy written into `dir`.
+fn world_search(
+    world: &sgw_testkit::world::World,
+    dir: &std::path::Path,
+    store: &std::path::Path,
+) -> Command {
+    let policy = dir.join("world.yaml");
+    std::fs::write(
+        &policy,
+        world.policy(&sgw_testkit::world::PolicyOptions::default()),
+    )
+    .unwrap();
+    let mut cmd = sgw();
+    cmd.args(["search", sgw_testkit::world::QUESTION, "--json", "--store"])
+        .arg(store)
+        .arg("--policy")
+        .arg(&policy);
+    cmd
+}
+
 /// The size of an SQLite store's write-ahead log (0 when there is none).
 fn wal_len(store: &std::path::Path) -> u64 {
     let mut wal = store.as_os_str().to_owned();
@@ -115,19 +136,9 @@ fn wal_len(store: &std::path::Path) -> u64 {
 fn a_search_leaves_its_store_checkpointed_for_the_next_process() {
     let world = sgw_testkit::world::World::start_detached();
     let dir = tempfile::tempdir().unwrap();
-    let policy = dir.path().join("world.yaml");
-    std::fs::write(
-        &policy,
-        world.policy(&sgw_testkit::world::PolicyOptions::default()),
-    )
-    .unwrap();
     let store = dir.path().join("store.sqlite");
     let search = |expect_cached: bool| {
-        let out = sgw()
-            .args(["search", sgw_testkit::world::QUESTION, "--json", "--store"])
-            .arg(&store)
-            .arg("--policy")
-            .arg(&policy)
+        let out = world_search(&world, dir.path(), &store)
             .assert()
             .success()
             .get_output()
@@ -149,17 +160,7 @@ fn everything_blocked_exits_2_with_the_codes_that_explain_why() {
     let world = sgw_testkit::world::World::start_detached();
     world.break_everything();
     let dir = tempfile::tempdir().unwrap();
-    let policy = dir.path().join("world.yaml");
-    std::fs::write(
-        &policy,
-        world.policy(&sgw_testkit::world::PolicyOptions::default()),
-    )
-    .unwrap();
-    let out = sgw()
-        .args(["search", sgw_testkit::world::QUESTION, "--json", "--store"])
-        .arg(dir.path().join("store.sqlite"))
-        .arg("--policy")
-        .arg(&policy)
+    let out = world_search(&world, dir.path(), &dir.path().join("store.sqlite"))
         .assert()
         .code(2)
         .get_output()
