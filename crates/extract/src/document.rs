@@ -66,6 +66,12 @@ pub struct Document {
     pub entries: Vec<FeedEntry>,
     /// The character encoding the input was decoded from.
     pub encoding: String,
+    /// An HTML page that is a JavaScript application shell: almost no
+    /// visible text, and a "please enable JavaScript" message or a body of
+    /// scripts and an empty root element ([`crate::looks_like_js_shell`],
+    /// judged on the tree parsed for the text). Always false for other kinds.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub js_shell: bool,
 }
 
 /// Guesses the kind of `bytes` from the content type and the first bytes.
@@ -225,6 +231,7 @@ pub fn extract(
                 text: h.text,
                 entries: Vec::new(),
                 encoding: enc.name().to_string(),
+                js_shell: h.js_shell,
             })
         }
         #[cfg(feature = "feed")]
@@ -257,6 +264,7 @@ pub fn extract(
                 text,
                 entries: Vec::new(),
                 encoding: enc.name().to_string(),
+                js_shell: false,
             })
         }
     }

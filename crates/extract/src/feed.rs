@@ -86,5 +86,6 @@ pub(crate) fn extract_feed(
         text,
         entries,
         encoding: "UTF-8".into(),
+        js_shell: false,
     })
 }

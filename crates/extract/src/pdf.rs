@@ -119,6 +119,7 @@ pub fn extract_pdf(bytes: &[u8], url: Option<&Url>) -> Result<Document, ExtractE
         text,
         entries: Vec::new(),
         encoding: "PDF".into(),
+        js_shell: false,
     })
 }
 

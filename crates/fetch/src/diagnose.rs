@@ -44,6 +44,10 @@ pub struct Observation<'a> {
     pub kind: FetchKind,
 }
 
+/// The reason given for a JavaScript application shell.
+pub(crate) const JS_SHELL: &str =
+    "JavaScript-only application shell: no readable text without running scripts";
+
 /// A classification with its reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnosis {
@@ -79,12 +83,58 @@ fn is_html(ct: &str) -> bool {
 /// Classifies a response; `None` means usable content.
 pub fn diagnose(o: &Observation<'_>) -> Option<Diagnosis> {
     let scanned = scanned(o.text);
-    diagnose_with(o, scanned, &markers::Found::in_text(scanned))
+    diagnose_with(
+        o,
+        scanned,
+        &markers::Found::in_text(scanned),
+        ShellCheck::Here,
+    )
+}
+
+/// [`diagnose`] without its last rule, the JavaScript-shell check of an
+/// HTML page, for a caller that parses the page anyway and judges it on
+/// that tree (`sgw_extract::Document::js_shell`, the same verdict): the
+/// page is then not parsed twice. `Ok(true)`: the response is usable but
+/// for that check, which the caller owes; `Ok(false)`: usable, no check
+/// applies (not an HTML page, or no body).
+pub fn diagnose_leaving_shell_check(o: &Observation<'_>) -> Result<bool, Diagnosis> {
+    let scanned = scanned(o.text);
+    match diagnose_with(
+        o,
+        scanned,
+        &markers::Found::in_text(scanned),
+        ShellCheck::Left,
+    ) {
+        Some(dg) => Err(dg),
+        None => Ok(shell_check_applies(o, scanned)),
+    }
+}
+
+/// Whether [`diagnose`]'s JavaScript-shell check is made here, or left to
+/// the caller ([`diagnose_leaving_shell_check`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ShellCheck {
+    Here,
+    Left,
+}
+
+/// Whether a response that passed every other rule gets the
+/// JavaScript-shell check: a page's HTML body, not a 304.
+fn shell_check_applies(o: &Observation<'_>, scanned: &str) -> bool {
+    o.kind == FetchKind::Page
+        && o.status != 304
+        && o.text.is_some()
+        && (is_html(o.content_type) || starts_with_doctype(scanned))
 }
 
 /// [`diagnose`] with the markers `body` says the scanned text holds (its
 /// first [`SCAN`] bytes, ASCII case ignored).
-fn diagnose_with(o: &Observation<'_>, scanned: &str, body: &impl Body) -> Option<Diagnosis> {
+fn diagnose_with(
+    o: &Observation<'_>,
+    scanned: &str,
+    body: &impl Body,
+    shell: ShellCheck,
+) -> Option<Diagnosis> {
     let html = is_html(o.content_type) || starts_with_doctype(scanned);
     // Visible text is computed at most once, and only for HTML.
     let mut visible: Option<usize> = None;
@@ -196,13 +246,11 @@ fn diagnose_with(o: &Observation<'_>, scanned: &str, body: &impl Body) -> Option
                 "a sign-in form is the page's main content",
             );
         }
-        if let Some(text) = o.text
+        if shell == ShellCheck::Here
+            && let Some(text) = o.text
             && sgw_extract::looks_like_js_shell(text)
         {
-            return d(
-                FailureCode::SourceDynamicPageUnreadable,
-                "JavaScript-only application shell: no readable text without running scripts",
-            );
+            return d(FailureCode::SourceDynamicPageUnreadable, JS_SHELL);
         }
     }
     None
@@ -769,8 +817,43 @@ mod tests {
                     text: Some(&text),
                     kind: FetchKind::Page,
                 };
-                proptest::prop_assert_eq!(diagnose(&o), diagnose_with(&o, &text, &lowered));
+                proptest::prop_assert_eq!(diagnose(&o), diagnose_with(&o, &text, &lowered, ShellCheck::Here));
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Leaving the shell check to the caller, then making it there,
+        /// classifies every response as [`diagnose`] does.
+        #[test]
+        fn the_shell_check_left_to_the_caller_gives_the_same_diagnosis(
+            pieces in proptest::collection::vec(
+                "(<!doctype html>|<script src=a.js></script>|<div id=root></div>|<noscript>Enable JavaScript</noscript>|<p>word word</p>|<input type=password>|g-recaptcha|<body>| |x)",
+                0..30,
+            ),
+            repeat in 1usize..30,
+            status in proptest::sample::select(vec![200u16, 204, 304, 403, 404, 503]),
+            content_type in proptest::sample::select(vec!["text/html", "text/plain", "application/json", ""]),
+            api in proptest::bool::ANY,
+            no_body in proptest::bool::ANY,
+        ) {
+            let text = pieces.concat().repeat(repeat);
+            let h = hm(&[]);
+            let o = Observation {
+                status,
+                headers: &h,
+                content_type,
+                text: (!no_body).then_some(text.as_str()),
+                kind: if api { FetchKind::Api } else { FetchKind::Page },
+            };
+            let by_caller = match diagnose_leaving_shell_check(&o) {
+                Err(dg) => Some(dg.code),
+                Ok(true) if sgw_extract::looks_like_js_shell(&text) => {
+                    Some(FailureCode::SourceDynamicPageUnreadable)
+                }
+                Ok(_) => None,
+            };
+            proptest::prop_assert_eq!(diagnose(&o).map(|dg| dg.code), by_caller);
         }
     }
 

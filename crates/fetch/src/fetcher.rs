@@ -647,6 +647,7 @@ impl Fetcher {
                         validators
                     },
                     not_modified: true,
+                    js_shell_check_owed: false,
                     elapsed: Duration::ZERO,
                     redirects,
                     attempts: 1,
@@ -706,22 +707,31 @@ impl Fetcher {
                 (None, None)
             };
 
-            if let Some(dg) = diagnose::diagnose(&Observation {
+            let observed = Observation {
                 status,
                 headers: &headers,
                 content_type: &content_type,
                 text: text.as_deref(),
                 kind: req.kind,
-            }) {
-                let mut err = FetchError::new(dg.code, &url, dg.reason);
-                if matches!(dg.code, FailureCode::SearchProviderCaptcha) {
-                    err = err.final_();
+            };
+            let diagnosed = if req.js_shell_check_by_caller {
+                diagnose::diagnose_leaving_shell_check(&observed)
+            } else {
+                diagnose::diagnose(&observed).map_or(Ok(false), Err)
+            };
+            let js_shell_check_owed = match diagnosed {
+                Ok(owed) => owed,
+                Err(dg) => {
+                    let mut err = FetchError::new(dg.code, &url, dg.reason);
+                    if matches!(dg.code, FailureCode::SearchProviderCaptcha) {
+                        err = err.final_();
+                    }
+                    err.http_status = Some(status);
+                    err.retry_after = retry_after;
+                    err.headers_of_interest = hoi;
+                    return Err(err);
                 }
-                err.http_status = Some(status);
-                err.retry_after = retry_after;
-                err.headers_of_interest = hoi;
-                return Err(err);
-            }
+            };
 
             let kept = OnceLock::new();
             if let Some(text) = text.filter(|t| t.len() <= KEEP_TEXT_UP_TO) {
@@ -739,6 +749,7 @@ impl Fetcher {
                 header_charset,
                 validators,
                 not_modified: false,
+                js_shell_check_owed,
                 elapsed: Duration::ZERO,
                 redirects,
                 attempts: 1,

@@ -31,6 +31,12 @@ pub struct FetchRequest<'a> {
     /// Extra request headers (API keys, …). Sent to the request's origin only:
     /// dropped when a redirect leaves it.
     pub headers: &'a [(&'a str, &'a str)],
+    /// The caller extracts the page and judges whether it is a JavaScript
+    /// shell on the tree it parses (`sgw_extract::Document::js_shell`): the
+    /// fetch leaves that one check out (it would parse the page a second
+    /// time) and sets [`FetchResponse::js_shell_check_owed`] where it
+    /// applied. Every other rule of [`crate::diagnose`] still runs.
+    pub js_shell_check_by_caller: bool,
 }
 
 impl<'a> FetchRequest<'a> {
@@ -43,6 +49,7 @@ impl<'a> FetchRequest<'a> {
             deadline: None,
             accept: None,
             headers: &[],
+            js_shell_check_by_caller: false,
         }
     }
 
@@ -73,6 +80,13 @@ impl<'a> FetchRequest<'a> {
         self.headers = headers;
         self
     }
+
+    /// Leaves the JavaScript-shell check to the caller's extraction (see
+    /// [`FetchRequest::js_shell_check_by_caller`]).
+    pub fn with_js_shell_check_by_caller(mut self) -> Self {
+        self.js_shell_check_by_caller = true;
+        self
+    }
 }
 
 /// A successful fetch (2xx, or 304 for a conditional request).
@@ -100,6 +114,11 @@ pub struct FetchResponse {
     pub validators: HttpValidators,
     /// A 304: the stored copy is still current; `body` is empty.
     pub not_modified: bool,
+    /// The request left the JavaScript-shell check to its caller
+    /// ([`FetchRequest::js_shell_check_by_caller`]) and this response is an
+    /// HTML page that needs it: the caller must make it before using the
+    /// page (`SOURCE_DYNAMIC_PAGE_UNREADABLE` for a shell).
+    pub js_shell_check_owed: bool,
     pub elapsed: Duration,
     /// Every redirect target followed, in order.
     pub redirects: Vec<Url>,
@@ -127,6 +146,23 @@ impl FetchResponse {
                 .0
                 .into_owned()
         })
+    }
+
+    /// The error the fetch returns for a JavaScript application shell
+    /// (`SOURCE_DYNAMIC_PAGE_UNREADABLE`, naming the final URL), for a
+    /// caller that found one where the check was left to it
+    /// ([`FetchResponse::js_shell_check_owed`]).
+    pub fn js_shell_error(&self) -> FetchError {
+        let mut err = FetchError::new(
+            FailureCode::SourceDynamicPageUnreadable,
+            &self.final_url,
+            crate::diagnose::JS_SHELL,
+        );
+        err.http_status = Some(self.status);
+        err.elapsed = self.elapsed;
+        err.attempts = self.attempts;
+        err.headers_of_interest = self.headers_of_interest.clone();
+        err
     }
 
     /// Whether the body was decoded as text.

@@ -21,6 +21,9 @@ use url::Url;
 pub struct HtmlExtract {
     pub metadata: Metadata,
     pub text: String,
+    /// The page is a JavaScript application shell ([`looks_like_js_shell`]),
+    /// judged on the tree parsed for the text.
+    pub js_shell: bool,
 }
 
 /// Extracts main text and metadata from decoded HTML.
@@ -29,7 +32,12 @@ pub fn extract_html(html: &str, url: Option<&Url>) -> HtmlExtract {
     let metadata = metadata(&dom, url);
     let text = content::main_text(&dom, metadata.title.as_deref());
     let metadata = with_text_fallbacks(metadata, &dom, url, &text, html);
-    HtmlExtract { metadata, text }
+    let js_shell = js_shell_of_tree(html, &dom);
+    HtmlExtract {
+        metadata,
+        text,
+        js_shell,
+    }
 }
 
 /// Visible text length (bytes, whitespace collapsed) of an HTML page: text not in
@@ -49,29 +57,37 @@ pub fn visible_text_len(html: &str) -> usize {
 /// is not a shell, and is never parsed here. A long page whose first 4 or
 /// 32 KiB already show enough text is not parsed to its end.
 pub fn looks_like_js_shell(html: &str) -> bool {
-    /// A page with this many visible letters and digits is read, not a shell.
-    const SHELL_MAX_TEXT: usize = 400;
     let (js_message, has_script) = shell_signals(html);
     if !js_message && !has_script {
         return false;
     }
-    let alnum = |dom: &dom::Dom| {
-        content::visible_text(dom)
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .count()
-    };
     // The tree of a page's first bytes is part of the whole page's tree
     // (see [`dom::parse_upto`]), so its visible text is a lower bound: when
     // the first 4 or 32 KiB already show enough text, a long page is not a
     // shell and is not parsed to its end here.
     for prefix in [4 * 1024, 32 * 1024] {
-        if html.len() > prefix && alnum(&dom::parse_upto(html, prefix)) >= SHELL_MAX_TEXT {
+        if html.len() > prefix
+            && visible_alnum(&dom::parse_upto(html, prefix), SHELL_MAX_TEXT) >= SHELL_MAX_TEXT
+        {
             return false;
         }
     }
-    let dom = dom::parse(html);
-    let vis_len = alnum(&dom);
+    shell_by_tree(&dom::parse(html), js_message, has_script)
+}
+
+/// [`looks_like_js_shell`] of `html` whose tree `dom` (`dom::parse(html)`)
+/// is already built: the same verdict without parsing the page again.
+fn js_shell_of_tree(html: &str, dom: &dom::Dom) -> bool {
+    let (js_message, has_script) = shell_signals(html);
+    (js_message || has_script) && shell_by_tree(dom, js_message, has_script)
+}
+
+/// A page with this many visible letters and digits is read, not a shell.
+const SHELL_MAX_TEXT: usize = 400;
+
+/// The shell verdict from the whole page's tree and the page's signals.
+fn shell_by_tree(dom: &dom::Dom, js_message: bool, has_script: bool) -> bool {
+    let vis_len = visible_alnum(dom, SHELL_MAX_TEXT);
     if vis_len >= SHELL_MAX_TEXT {
         return false;
     }
@@ -92,6 +108,29 @@ pub fn looks_like_js_shell(html: &str) -> bool {
             .count(),
     };
     has_script && vis_len < 50 && elements <= 3
+}
+
+/// The letters and digits of [`content::visible_text`], counted up to
+/// `cap` (the count stops there): the text nodes outside `<head>`,
+/// `<noscript>` and hidden elements, read in one pass over the nodes
+/// (a parent comes before its children) without writing the text out.
+fn visible_alnum(dom: &dom::Dom, cap: usize) -> usize {
+    let mut pruned = vec![false; dom.nodes.len()];
+    let mut count = 0;
+    for (i, node) in dom.nodes.iter().enumerate().skip(1) {
+        pruned[i] = pruned[node.parent as usize]
+            || (node.tag != Tag::Text
+                && (node.hidden || matches!(node.tag, Tag::Head | Tag::Noscript)));
+        if node.tag == Tag::Text && !pruned[i] {
+            for c in dom.node_text(i as u32).chars() {
+                count += usize::from(c.is_alphanumeric());
+                if count >= cap {
+                    return count;
+                }
+            }
+        }
+    }
+    count
 }
 
 /// Messages of pages that need JavaScript, lower case. Every one names
@@ -153,7 +192,32 @@ mod tests {
         (message, lower.contains("<script"))
     }
 
+    /// The definition of the count: the letters and digits of the visible text.
+    fn visible_alnum_by_definition(dom: &dom::Dom) -> usize {
+        content::visible_text(dom)
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .count()
+    }
+
     proptest::proptest! {
+        #[test]
+        fn visible_alnum_counts_the_visible_text_and_the_tree_verdict_is_the_page_verdict(
+            pieces in proptest::collection::vec(
+                "(<script>x</script>|<div id=root>|</div>|<p>|</p>|<head>|</head>|<body>|<noscript>|</noscript>|<div hidden>|<title>|</title>|Enable JavaScript|word |é1 |<br>|<ul><li>|<!-- c -->)",
+                0..40,
+            ),
+            repeat in 1usize..40,
+        ) {
+            let html = pieces.concat().repeat(repeat);
+            let tree = dom::parse(&html);
+            let all = visible_alnum_by_definition(&tree);
+            proptest::prop_assert_eq!(visible_alnum(&tree, usize::MAX), all);
+            proptest::prop_assert_eq!(visible_alnum(&tree, SHELL_MAX_TEXT), all.min(SHELL_MAX_TEXT));
+            proptest::prop_assert_eq!(js_shell_of_tree(&html, &tree), looks_like_js_shell(&html));
+            proptest::prop_assert_eq!(extract_html(&html, None).js_shell, looks_like_js_shell(&html));
+        }
+
         #[test]
         fn shell_signals_equal_searching_the_lower_cased_text(
             pieces in proptest::collection::vec(

@@ -166,6 +166,7 @@ pub fn text_passages(text: &str, query: &str) -> Vec<Passage> {
         text: text.to_string(),
         entries: Vec::new(),
         encoding: "UTF-8".into(),
+        js_shell: false,
     };
     ranked_passages(&doc, query)
 }
@@ -213,7 +214,11 @@ pub async fn read_target(
     call: &ProviderCall<'_>,
 ) -> Result<(Evidence, Attempt), Attempt> {
     let start = Instant::now();
-    let req = FetchRequest::page(target.url.clone()).with_deadline(call.deadline);
+    // The extraction below parses the page: the JavaScript-shell check is
+    // made on its tree, not on a second parse in the fetch.
+    let req = FetchRequest::page(target.url.clone())
+        .with_deadline(call.deadline)
+        .with_js_shell_check_by_caller();
     let resp = match fetcher.fetch(&req).await {
         Ok(r) => r,
         Err(e) => {
@@ -229,11 +234,25 @@ pub async fn read_target(
             .with_elapsed_ms(ms(start.elapsed()))
             .with_detail(detail)
     };
-    let doc = match sgw_extract::extract(
+    let extracted = sgw_extract::extract(
         &resp.body,
         Some(resp.content_type.as_str()),
         Some(&resp.final_url),
-    ) {
+    );
+    if resp.js_shell_check_owed {
+        // Judged on the tree the extraction built; a page the extractor did
+        // not read as HTML is checked as the fetch would have.
+        let shell = match &extracted {
+            Ok(doc) if doc.kind == DocumentKind::Html => doc.js_shell,
+            _ => sgw_extract::looks_like_js_shell(resp.text()),
+        };
+        if shell {
+            let e = resp.js_shell_error();
+            tracing::debug!(url = %target.url, code = %e.code, "page fetch failed");
+            return Err(fetch_failure(call, &e));
+        }
+    }
+    let doc = match extracted {
         Ok(d) => d,
         Err(e) => return Err(fail(e.to_string())),
     };

@@ -55,6 +55,16 @@ async fn failures_keep_the_fetch_code() {
     web.route("site.test", "/gone", Fault::NotFound);
     web.route("site.test", "/captcha", Fault::Captcha(Captcha::Recaptcha));
     web.route("site.test", "/shell", Fault::JsShell);
+    // HTML to the fetch (its doctype), JSON to the extractor (its content
+    // type): the shell check the fetch left to the extraction is still made.
+    web.route(
+        "site.test",
+        "/json-shell",
+        Response::bytes(
+            "application/json",
+            "<!doctype html><html><head><script src=/app.js></script></head><body><div id=root></div></body></html>",
+        ),
+    );
     web.route(
         "site.test",
         "/empty",
@@ -67,7 +77,16 @@ async fn failures_keep_the_fetch_code() {
         ("/cdn", FailureCode::SourceBlockedByCdn, Some(403)),
         ("/gone", FailureCode::Source404OrRemoved, Some(404)),
         ("/captcha", FailureCode::SearchProviderCaptcha, None),
-        ("/shell", FailureCode::SourceDynamicPageUnreadable, None),
+        (
+            "/shell",
+            FailureCode::SourceDynamicPageUnreadable,
+            Some(200),
+        ),
+        (
+            "/json-shell",
+            FailureCode::SourceDynamicPageUnreadable,
+            Some(200),
+        ),
     ];
     for (path, code, status) in cases {
         let url = web.url("site.test", path);

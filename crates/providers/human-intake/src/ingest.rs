@@ -369,6 +369,7 @@ async fn file_evidence(path: &Path, options: &Options) -> Result<Submission, Ing
             text,
             entries: Vec::new(),
             encoding: "UTF-8".into(),
+            js_shell: false,
         };
         let ev = evidence(doc, url, &file_name, method, options)?;
         return Ok(Submission::new(ev).with_screenshot(mime, bytes));
