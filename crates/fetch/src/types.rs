@@ -165,6 +165,17 @@ impl FetchResponse {
         err
     }
 
+    /// The content type with the charset [`FetchResponse::text`] is decoded
+    /// from (`text/html; charset=windows-1252`), for an extractor that
+    /// decodes the body itself (`sgw_extract::extract`): it then reads the
+    /// same text, the charset of the `Content-Type` header included.
+    pub fn content_type_with_charset(&self) -> String {
+        match &self.charset {
+            Some(charset) => format!("{}; charset={charset}", self.content_type),
+            None => self.content_type.clone(),
+        }
+    }
+
     /// Whether the body was decoded as text.
     pub fn is_text(&self) -> bool {
         self.charset.is_some()

@@ -184,7 +184,7 @@ impl CacheProvider {
                 Ok(resp) => {
                     let same = sgw_extract::extract(
                         &resp.body,
-                        Some(resp.content_type.as_str()),
+                        Some(&resp.content_type_with_charset()),
                         Some(&resp.final_url),
                     )
                     .map(|doc| content_hash(&doc.text) == ev.content_hash)

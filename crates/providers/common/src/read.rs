@@ -236,7 +236,7 @@ pub async fn read_target(
     };
     let extracted = sgw_extract::extract(
         &resp.body,
-        Some(resp.content_type.as_str()),
+        Some(&resp.content_type_with_charset()),
         Some(&resp.final_url),
     );
     if resp.js_shell_check_owed {

@@ -212,3 +212,30 @@ fn source_for_matches_subdomains_only() {
     assert!(source_for(&u("http://notgov.test/x"), &sources).is_none());
     assert!(source_for(&u("http://gov.test.evil/x"), &sources).is_none());
 }
+
+/// The charset of the `Content-Type` header decodes the page's text (no
+/// `<meta>` names one): ISO-8859-15's byte 0xA4 is the euro sign, which a
+/// guess from the bytes (windows-1252: `¤`) gets wrong.
+#[tokio::test]
+async fn the_header_charset_decodes_the_evidence_text() {
+    let web = SimWeb::start().await;
+    let mut html = b"<html><head><title>Geb\xfchren</title></head><body><article>".to_vec();
+    for _ in 0..3 {
+        html.extend_from_slice(
+            b"<p>Die Geb\xfchr f\xfcr den Hundeausweis betr\xe4gt 20 \xa4 im Jahr, zahlbar bis M\xe4rz.</p>",
+        );
+    }
+    html.extend_from_slice(b"</article></body></html>");
+    web.route(
+        "amt.test",
+        "/gebuehren",
+        Response::bytes("text/html; charset=iso-8859-15", html),
+    );
+    let f = fetcher(&web);
+    let data = CallData::new("Gebühr Hundeausweis", "default", STEP);
+    let call = data.call();
+    let url = web.url("amt.test", "/gebuehren");
+    let ev = read_page(&f, &url, &call, None).await.unwrap();
+    assert!(ev.text.contains("beträgt 20 € im Jahr"), "{}", ev.text);
+    assert_eq!(ev.title, "Gebühren");
+}
