@@ -17,6 +17,7 @@
 
 use search_gateway::{Gateway, OpenOptions, Policy, SearchRequest, SearchResult, Store};
 use sgw_fetch::FetchRequest;
+use sgw_store::CacheCursor;
 use sgw_testkit::world::{self, PolicyOptions, World};
 use sgw_testkit::{Fault, Response, SimWeb, pages};
 use std::future::Future;
@@ -848,7 +849,32 @@ async fn page_size_cases(t: &mut Table, reps: usize) {
     );
 }
 
-/// Cached answers with 1k vs 100k (10k with `--quick`) entries in the store.
+/// Entries per page of `sgw cache list` (its `LIST_PAGE`).
+const LIST_PAGE: usize = 500;
+
+/// The cursor that starts the deepest full page of `store`'s cache list
+/// (`None`: the first page) and how many entries come before it.
+async fn deepest_page(store: &Store, now: jiff::Timestamp) -> (Option<CacheCursor>, usize) {
+    let (mut at, mut deepest, mut depth) = (None, None, 0);
+    loop {
+        let page = store
+            .list_page(None, now, at.as_ref(), LIST_PAGE)
+            .await
+            .expect("a page of the cache list");
+        if page.entries.len() == LIST_PAGE {
+            deepest = Some((at.clone(), depth));
+        }
+        depth += page.entries.len();
+        match page.next {
+            Some(next) => at = Some(next),
+            None => break,
+        }
+    }
+    deepest.expect("a full page")
+}
+
+/// Cached answers with 1k vs 100k (10k with `--quick`) entries in the store,
+/// and the pages `sgw cache list` reads of them.
 async fn cache_cases(t: &mut Table, quick: bool, dir: &Path) {
     eprintln!("cache …");
     let big = if quick { 10_000 } else { 100_000 };
@@ -861,11 +887,32 @@ async fn cache_cases(t: &mut Table, quick: bool, dir: &Path) {
     // under a millisecond).
     let (hit_small, hit_big) = alternating(5, 31, || ask(&small_gw), || ask(&big_gw)).await;
     let now = jiff::Timestamp::now();
-    for (n, hit, store) in [
-        (1_000, &hit_small, &small_store),
-        (big, &hit_big, &big_store),
+    // `sgw cache list` reads the list a page at a time (keyset paging): its
+    // first page, and the deepest full one, reached by the cursor of the
+    // page before it. The filler entries share one refresh instant, the
+    // worst case for a list ordered by it. The two stores' deepest pages
+    // are timed in alternating rounds, for the flatness target.
+    let (small_deep_at, small_deep_from) = deepest_page(&small_store, now).await;
+    let (big_deep_at, big_deep_from) = deepest_page(&big_store, now).await;
+    let (deep_small, deep_big) = alternating(
+        1,
+        11,
+        || small_store.list_page(None, now, small_deep_at.as_ref(), LIST_PAGE),
+        || big_store.list_page(None, now, big_deep_at.as_ref(), LIST_PAGE),
+    )
+    .await;
+    for (n, hit, store, deep, deep_from) in [
+        (
+            1_000,
+            &hit_small,
+            &small_store,
+            &deep_small,
+            small_deep_from,
+        ),
+        (big, &hit_big, &big_store, &deep_big, big_deep_from),
     ] {
         let list = bench(1, 5, || store.list(None, now)).await;
+        let first = bench(1, 5, || store.list_page(None, now, None, LIST_PAGE)).await;
         t.row(
             &format!("cache hit, store of {n} other entries"),
             hit,
@@ -873,12 +920,37 @@ async fn cache_cases(t: &mut Table, quick: bool, dir: &Path) {
             "",
         );
         t.row(
-            &format!("`Store::list` of all {n} entries (what `sgw cache list` loads)"),
-            &list,
-            "",
+            &format!(
+                "`sgw cache list` page: the first {LIST_PAGE} of {n} entries (`Store::list_page`)"
+            ),
+            &first,
+            "1x",
             "",
         );
+        t.row(
+            &format!(
+                "`sgw cache list` page: entries {}..{} of {n}, after the previous page's cursor",
+                deep_from + 1,
+                deep_from + LIST_PAGE
+            ),
+            deep,
+            &ratio(deep.median(), first.median()),
+            "vs the first page",
+        );
+        t.row(
+            &format!("`Store::list` of all {n} entries at once (what paging avoids)"),
+            &list,
+            &ratio(list.median(), first.median()),
+            "vs a page",
+        );
     }
+    t.target(
+        &format!(
+            "`sgw cache list` page flat in cache size (the deepest full page, {big} vs 1000 entries, <= 1.2x)"
+        ),
+        ratio(deep_big.median(), deep_small.median()),
+        deep_big.median().as_secs_f64() <= deep_small.median().as_secs_f64() * 1.2,
+    );
     t.target(
         "in-process cached answer <= 1 ms",
         format!("{} ms", ms(hit_small.median())),

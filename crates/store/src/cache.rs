@@ -20,6 +20,42 @@ pub struct CacheCursor {
     pub key: CacheKey,
 }
 
+/// The columns of the cache list's order, as the `cache_by_list` index
+/// holds them.
+const LIST_ORDER_COLUMNS: &str =
+    "refreshed_at_ms, normalized_query, topic_type, jurisdiction_or_scope, effective_date";
+
+/// The cache list's order: most recently refreshed first, then by key (both
+/// descending: the `cache_by_list` index read backwards, with no sort).
+const LIST_ORDER: &str = "refreshed_at_ms DESC, normalized_query DESC, topic_type DESC, \
+     jurisdiction_or_scope DESC, effective_date DESC";
+
+/// The cache list's query (`$1`: the instant staleness is judged at), with
+/// its `WHERE …` (or nothing) and ` LIMIT …` (or nothing).
+fn list_sql(where_: &str, limit: &str) -> String {
+    format!(
+        "SELECT normalized_query, topic_type, jurisdiction_or_scope, effective_date, evidence_ids, \
+         confidence, created_at_ms, refreshed_at_ms, stale_after_ms, \
+         CAST(CASE WHEN stale_after_ms <= $1 THEN 1 ELSE 0 END AS BIGINT) AS stale \
+         FROM cache_entries {where_} \
+         ORDER BY {LIST_ORDER}{limit}"
+    )
+}
+
+/// The entries after a cursor in the list order (`$n`: its refresh instant,
+/// `$n+1..$n+4`: its key): one row-value comparison over the `cache_by_list`
+/// index's columns, so that a page starts at the cursor instead of sorting
+/// the entries that share its refresh instant.
+fn after_cursor(n: usize) -> String {
+    format!(
+        "({LIST_ORDER_COLUMNS}) < (${n}, ${}, ${}, ${}, ${})",
+        n + 1,
+        n + 2,
+        n + 3,
+        n + 4
+    )
+}
+
 /// One page of cache entries ([`Store::list_page`]).
 #[derive(Debug, Clone)]
 pub struct CachePage {
@@ -104,7 +140,8 @@ impl Store {
     }
 
     /// Cache entries matching `filter` (all when `None`), most recently
-    /// refreshed first, with staleness judged at `now`. Loads every match:
+    /// refreshed first (entries refreshed at the same millisecond by key,
+    /// descending), with staleness judged at `now`. Loads every match:
     /// prefer [`Store::list_page`] where the store may be large.
     pub async fn list(
         &self,
@@ -156,16 +193,7 @@ impl Store {
             conds.push(cond);
         }
         if let Some(c) = after {
-            let n = a.len() + 1;
-            conds.push(format!(
-                "(refreshed_at_ms < ${n} OR (refreshed_at_ms = ${n} AND \
-                 (normalized_query, topic_type, jurisdiction_or_scope, effective_date) > \
-                 (${}, ${}, ${}, ${})))",
-                n + 1,
-                n + 2,
-                n + 3,
-                n + 4
-            ));
+            conds.push(after_cursor(a.len() + 1));
             a.push(Arg::from(c.refreshed_at_ms));
             a.extend(key_args(&c.key));
         }
@@ -180,17 +208,7 @@ impl Store {
         };
         let mut tx = self.pool.read().await?;
         let rows = tx
-            .fetch_all(
-                "listing the cache",
-                &format!(
-                    "SELECT normalized_query, topic_type, jurisdiction_or_scope, effective_date, evidence_ids, \
-                     confidence, created_at_ms, refreshed_at_ms, stale_after_ms, \
-                     CAST(CASE WHEN stale_after_ms <= $1 THEN 1 ELSE 0 END AS BIGINT) AS stale \
-                     FROM cache_entries {where_} \
-                     ORDER BY refreshed_at_ms DESC, normalized_query, topic_type, jurisdiction_or_scope, effective_date{limit}"
-                ),
-                a,
-            )
+            .fetch_all("listing the cache", &list_sql(&where_, &limit), a)
             .await?;
         rows.iter()
             .map(|r| {
@@ -355,4 +373,30 @@ pub(crate) fn decode_cache_entry_of(row: &Row, key: CacheKey) -> Result<CacheEnt
         stale_after: ts(row.int("stale_after_ms")?, "cache stale_after")?,
         key,
     })
+}
+
+#[cfg(all(test, feature = "sqlite"))]
+mod tests {
+    use super::*;
+    use crate::db::args;
+
+    /// SQLite's plan for a page after a cursor: what makes each page cost
+    /// the same however deep it is and however many entries share one
+    /// refresh instant.
+    #[tokio::test]
+    async fn a_page_after_a_cursor_walks_the_list_index_without_sorting() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let sql = format!(
+            "EXPLAIN QUERY PLAN {}",
+            list_sql(&format!("WHERE {}", after_cursor(2)), " LIMIT 501")
+        );
+        let mut tx = store.pool.read().await.unwrap();
+        let rows = tx
+            .fetch_all("planning", &sql, args![0i64, 0i64, "q", "t", "s", "d"])
+            .await
+            .unwrap();
+        let plan: Vec<String> = rows.iter().map(|r| r.text("detail").unwrap()).collect();
+        assert!(plan.iter().any(|d| d.contains("cache_by_list")), "{plan:?}");
+        assert!(!plan.iter().any(|d| d.contains("TEMP B-TREE")), "{plan:?}");
+    }
 }

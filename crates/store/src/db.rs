@@ -598,6 +598,12 @@ const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0002_suspensions.sql"),
         postgres: include_str!("../migrations/postgres/0002_suspensions.sql"),
     },
+    Migration {
+        version: 3,
+        name: "cache list index",
+        sqlite: include_str!("../migrations/sqlite/0003_cache_list_index.sql"),
+        postgres: include_str!("../migrations/postgres/0003_cache_list_index.sql"),
+    },
 ];
 
 /// Applies the migrations this build knows and the database lacks, in one

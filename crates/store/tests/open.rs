@@ -94,7 +94,7 @@ async fn reopening_does_not_reapply_migrations() {
             .fetch_all(&raw)
             .await
             .unwrap();
-    assert_eq!(versions, [1, 2], "each migration recorded once");
+    assert_eq!(versions, [1, 2, 3], "each migration recorded once");
     raw.close().await;
 }
 
