@@ -231,6 +231,8 @@ pub struct CacheFilter {
     pub(crate) older_than_days: Option<u32>,
     pub(crate) topic: Option<String>,
     pub(crate) stale: bool,
+    /// A normalized query (`sgw_contract::normalize_query`).
+    pub(crate) question: Option<String>,
 }
 
 impl CacheFilter {
@@ -240,6 +242,7 @@ impl CacheFilter {
             older_than_days: Some(days),
             topic: None,
             stale: false,
+            question: None,
         }
     }
 
@@ -249,6 +252,7 @@ impl CacheFilter {
             older_than_days: None,
             topic: Some(topic_type.into()),
             stale: false,
+            question: None,
         }
     }
 
@@ -258,6 +262,19 @@ impl CacheFilter {
             older_than_days: None,
             topic: None,
             stale: true,
+            question: None,
+        }
+    }
+
+    /// Entries of one question, in its normalized form
+    /// (`sgw_contract::normalize_query`): every topic, scope and date it was
+    /// asked for. Read from the cache key's index, not by scanning.
+    pub fn question(normalized_query: impl Into<String>) -> CacheFilter {
+        CacheFilter {
+            older_than_days: None,
+            topic: None,
+            stale: false,
+            question: Some(normalized_query.into()),
         }
     }
 
@@ -279,8 +296,17 @@ impl CacheFilter {
         self
     }
 
+    /// Also require: the question `normalized_query` (see [`CacheFilter::question`]).
+    pub fn and_question(mut self, normalized_query: impl Into<String>) -> CacheFilter {
+        self.question = Some(normalized_query.into());
+        self
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
-        self.older_than_days.is_none() && self.topic.is_none() && !self.stale
+        self.older_than_days.is_none()
+            && self.topic.is_none()
+            && !self.stale
+            && self.question.is_none()
     }
 
     /// `WHERE` conditions (joined by AND) and their arguments, numbered from `$first`.
@@ -304,6 +330,11 @@ impl CacheFilter {
         if self.stale {
             conds.push(format!("stale_after_ms <= ${n}"));
             args.push(crate::db::Arg::from(now.as_millisecond()));
+            n += 1;
+        }
+        if let Some(question) = &self.question {
+            conds.push(format!("normalized_query = ${n}"));
+            args.push(crate::db::Arg::from(question.as_str()));
         }
         (conds.join(" AND "), args)
     }

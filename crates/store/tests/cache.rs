@@ -358,3 +358,42 @@ async fn list_pages_walk_the_whole_list_in_order(fx: &Fixture) {
     assert!(rest.next.is_none());
 }
 both_backends!(list_pages_walk_the_whole_list_in_order);
+
+async fn a_question_filter_selects_its_entries_in_every_topic(fx: &Fixture) {
+    let store = fx.open().await;
+    for (q, topic) in [
+        ("what is the fee", "news"),
+        ("what is the fee", "product_or_price"),
+        ("what is the fee now", "news"),
+        ("another question", "news"),
+    ] {
+        store
+            .put_cache_entry(&key(q, topic), &result_for(&[]), t0())
+            .await
+            .unwrap();
+    }
+    let wanted = key("What is  the FEE", "news").normalized_query;
+    let topics = |entries: Vec<sgw_store::CacheEntrySummary>| {
+        let mut t: Vec<String> = entries
+            .into_iter()
+            .inspect(|e| assert_eq!(e.key.normalized_query, wanted))
+            .map(|e| e.key.topic_type)
+            .collect();
+        t.sort();
+        t
+    };
+    let all = store
+        .list(Some(&CacheFilter::question(wanted.clone())), t0())
+        .await
+        .unwrap();
+    assert_eq!(topics(all), ["news", "product_or_price"]);
+    let news = store
+        .list(
+            Some(&CacheFilter::topic("news").and_question(wanted.clone())),
+            t0(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(topics(news), ["news"]);
+}
+both_backends!(a_question_filter_selects_its_entries_in_every_topic);

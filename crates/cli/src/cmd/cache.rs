@@ -252,15 +252,18 @@ async fn run_command(args: Args, opened: &mut Option<Store>) -> CliResult {
             let keys: Vec<CacheKey> = match parse_key_line(&key_or_query) {
                 Some(k) => vec![k],
                 None => {
-                    let wanted = sgw_contract::normalize_query(&key_or_query);
+                    let wanted =
+                        CacheFilter::question(sgw_contract::normalize_query(&key_or_query));
+                    let wanted = match &topic {
+                        Some(t) => wanted.and_topic(t.clone()),
+                        None => wanted,
+                    };
                     store
-                        .list(None, now)
+                        .list(Some(&wanted), now)
                         .await
                         .map_err(CliError::from)?
                         .into_iter()
                         .map(|e| e.key)
-                        .filter(|k| k.normalized_query == wanted)
-                        .filter(|k| topic.as_ref().is_none_or(|t| &k.topic_type == t))
                         .collect()
                 }
             };
