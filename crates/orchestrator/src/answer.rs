@@ -153,33 +153,36 @@ pub(crate) fn canonical_field_value(kind: &FieldKind, value: &str) -> String {
 /// words), then the ranker's score.
 pub(crate) fn passages(used: &[Used], max_passages: usize, query: &str) -> Vec<AnswerPassage> {
     let terms = crate::confidence::content_terms(query);
-    let question = crate::confidence::Question::new(&terms);
-    let mut passages: Vec<(usize, AnswerPassage)> = used
+    let question = &crate::confidence::Question::new(&terms);
+    // Ranked by reference; only the kept passages copy their text.
+    let mut ranked: Vec<(usize, &Used, &sgw_contract::Passage)> = used
         .iter()
         .flat_map(|u| {
-            u.evidence.passages.iter().take(3).map(|p| {
-                let covered = crate::confidence::coverage(&question, "", &p.text, None).covered;
-                let passage = AnswerPassage {
-                    text: p.text.clone(),
-                    evidence_id: u.evidence.evidence_id.clone(),
-                    url: u.evidence.effective_url().to_string(),
-                    tier: u.tier,
-                    start: p.start,
-                    end: p.end,
-                    score: p.score,
-                };
-                (covered, passage)
+            u.evidence.passages.iter().take(3).map(move |p| {
+                let covered = crate::confidence::coverage(question, "", &p.text, None).covered;
+                (covered, u, p)
             })
         })
         .collect();
-    passages.sort_by(|(ca, a), (cb, b)| {
-        a.tier
-            .cmp(&b.tier)
+    ranked.sort_by(|(ca, ua, a), (cb, ub, b)| {
+        ua.tier
+            .cmp(&ub.tier)
             .then(cb.cmp(ca))
             .then(b.score.total_cmp(&a.score))
     });
-    passages.truncate(max_passages);
-    passages.into_iter().map(|(_, p)| p).collect()
+    ranked.truncate(max_passages);
+    ranked
+        .into_iter()
+        .map(|(_, u, p)| AnswerPassage {
+            text: p.text.clone(),
+            evidence_id: u.evidence.evidence_id.clone(),
+            url: u.evidence.effective_url().to_string(),
+            tier: u.tier,
+            start: p.start,
+            end: p.end,
+            score: p.score,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -128,11 +128,10 @@ fn is_number(w: &str) -> bool {
 
 /// The words a term needs: itself, or its equivalents (`3rd` in a question
 /// means `third`; `q3` needs both its words).
-fn needed(term: &str) -> Vec<&str> {
-    match equivalents(term) {
-        [] => vec![term],
-        eq => eq.to_vec(),
-    }
+fn needed(term: &str) -> impl Iterator<Item = &str> {
+    let eq = equivalents(term);
+    let own = eq.is_empty().then_some(term);
+    own.into_iter().chain(eq.iter().copied())
 }
 
 /// What a text must show to cover a set of terms, built once per question
@@ -286,10 +285,8 @@ pub(crate) fn coverage(
     let mut year_missing = false;
     let mut implicit_missing = 0;
     for t in terms {
-        let hit = needed(t).iter().all(|t| {
-            seen.words.contains(*t)
-                || (!is_number(t) && seen.stems.contains(stem(t)))
-                || anchored(t)
+        let hit = needed(t).all(|t| {
+            seen.words.contains(t) || (!is_number(t) && seen.stems.contains(stem(t))) || anchored(t)
         });
         if hit {
             covered += 1;

@@ -151,9 +151,19 @@ pub fn method_name(kind: DocumentKind) -> &'static str {
 
 /// Passages of `doc` ranked against `query`, in the contract's type.
 pub fn ranked_passages(doc: &Document, query: &str) -> Vec<Passage> {
+    // The ranker's passages are verbatim spans of `doc.text` already: their
+    // text is moved over, not copied again.
     doc.passages(query, MAX_PASSAGES)
         .into_iter()
-        .filter_map(|p| Passage::from_span(&doc.text, p.start, p.end, f64::from(p.score)))
+        .map(|p| {
+            debug_assert_eq!(doc.text.get(p.start..p.end), Some(p.text.as_str()));
+            Passage {
+                start: p.start,
+                end: p.end,
+                text: p.text,
+                score: f64::from(p.score),
+            }
+        })
         .collect()
 }
 
