@@ -649,6 +649,14 @@ async fn process_cases(t: &mut Table, bin: &Path, dir: &Path) {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return;
+    }
+    if let Some(bad) = unknown_argument(&args) {
+        eprintln!("bench_chain: unknown argument `{bad}`\n\n{USAGE}");
+        std::process::exit(2);
+    }
     let quick = args.iter().any(|a| a == "--quick");
     // `--only pages,cache,…` runs a subset of the case groups (pages, cache,
     // black-hole, sources, concurrency, processes); the default runs them all.
@@ -710,6 +718,36 @@ async fn main() {
         }
     }
     t.print();
+}
+
+const USAGE: &str = "\
+Usage: bench_chain [--quick] [--only GROUP,...]
+       bench_chain --repeat-search KB N [--baseline]
+       bench_chain --repeat-later N
+
+The chain benchmark of `cargo xtask bench-chain` (which builds and runs it):
+every case side by side with its reference, then the issue's targets.
+
+  --quick            fewer repetitions (the table in docs/benchmarks.md)
+  --only GROUPS      a subset: pages, cache, black-hole, sources,
+                     concurrency, processes (processes needs SGW_BIN)
+  --repeat-search    the 10 KB search (or with --baseline its raw fetch +
+                     extraction) N times, for a profiler; prints CPU per run
+  --repeat-later     N later searches past a black-holed host, for a profiler";
+
+/// The first argument that is neither a flag nor the value of one.
+fn unknown_argument(args: &[String]) -> Option<&str> {
+    let mut i = 0;
+    while i < args.len() {
+        let values = match args[i].as_str() {
+            "--quick" | "--baseline" => 0,
+            "--only" | "--repeat-later" => 1,
+            "--repeat-search" => 2,
+            other => return Some(other),
+        };
+        i += 1 + values;
+    }
+    None
 }
 
 /// `--repeat-search KB N`: the pages group's full search (official page of
