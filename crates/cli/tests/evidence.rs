@@ -453,6 +453,21 @@ async fn purge_needs_a_filter_and_dry_run_deletes_nothing() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--older-than"));
     let dry = w.json(&["cache", "purge", "--older-than", "0", "--dry-run", "--json"]);
     assert_eq!(dry["cache_entries"], 1);
+    assert_eq!(dry["dry_run"], true);
+    let listed = dry["entries"]
+        .as_array()
+        .expect("the entries it would purge");
+    assert_eq!(listed.len(), 1, "{dry:#}");
+    assert_eq!(listed[0]["key"]["normalized_query"], QUERY, "{dry:#}");
+    let text = w.sgw(&["cache", "purge", "--older-than", "0", "--dry-run"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("dry run: 1 cache entry would be purged") && text.contains("fresh"),
+        "{text}"
+    );
+    let none = w.json(&["cache", "purge", "--stale", "--dry-run", "--json"]);
+    assert_eq!(none["cache_entries"], 0);
+    assert_eq!(none["entries"], serde_json::json!([]));
     assert_eq!(w.json(&["cache", "stats", "--json"])["cache_entries"], 1);
     let none = w.json(&["cache", "purge", "--stale", "--json"]);
     assert_eq!(none["cache_entries"], 0, "a fresh entry is not stale");

@@ -142,26 +142,66 @@ fn filter(older_than: Option<u32>, topic: Option<String>, stale: bool) -> Option
 const LIST_PAGE: usize = 500;
 
 /// One page of a JSON array printed as `print_json` would print the whole
-/// array (pretty, two-space indent), without holding the whole array.
-fn print_json_page(entries: &[CacheEntrySummary], first: bool, last: bool) -> Result<(), CliError> {
+/// array, its entries indented under `indent`: `[` before the first page,
+/// the closing `]` and then `after` once the last is written.
+fn print_json_page(
+    entries: &[CacheEntrySummary],
+    (first, last): (bool, bool),
+    indent: &str,
+    after: &str,
+) -> Result<(), CliError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let io = |e: std::io::Error| CliError::Io(e.to_string());
     if first && last && entries.is_empty() {
-        return writeln!(out, "[]").map_err(io);
+        return write!(out, "[]{after}").map_err(io);
     }
     if first {
         write!(out, "[").map_err(io)?;
     }
+    let inner = format!("\n{indent}  ");
     for (i, e) in entries.iter().enumerate() {
         let s = serde_json::to_string_pretty(e).map_err(|e| CliError::Io(e.to_string()))?;
-        let sep = if first && i == 0 { "\n" } else { ",\n" };
-        write!(out, "{sep}  {}", s.replace('\n', "\n  ")).map_err(io)?;
+        let sep = if first && i == 0 { "" } else { "," };
+        write!(out, "{sep}{inner}{}", s.replace('\n', &inner)).map_err(io)?;
     }
     if last {
-        writeln!(out, "\n]").map_err(io)?;
+        write!(out, "\n{indent}]{after}").map_err(io)?;
     }
     Ok(())
+}
+
+/// Walks the entries `filter` selects, in list order, [`LIST_PAGE`] at a
+/// time (a store of any size in bounded memory): `each` gets every page with
+/// whether it is the first and the last. Returns how many entries there were.
+async fn walk_pages(
+    store: &Store,
+    filter: Option<&CacheFilter>,
+    now: jiff::Timestamp,
+    mut each: impl FnMut(&[CacheEntrySummary], (bool, bool)) -> Result<(), CliError>,
+) -> Result<usize, CliError> {
+    let (mut after, mut first, mut total) = (None, true, 0);
+    loop {
+        let page = store
+            .list_page(filter, now, after.as_ref(), LIST_PAGE)
+            .await
+            .map_err(CliError::from)?;
+        total += page.entries.len();
+        each(&page.entries, (first, page.next.is_none()))?;
+        first = false;
+        match page.next {
+            Some(next) => after = Some(next),
+            None => return Ok(total),
+        }
+    }
+}
+
+/// A page of the text listing: every page but an empty last one (the first
+/// says "no cache entries" when there are none).
+fn print_list_page(entries: &[CacheEntrySummary], first: bool) {
+    if first || !entries.is_empty() {
+        print!("{}", render_list(entries));
+    }
 }
 
 fn key_line(key: &CacheKey) -> String {
@@ -224,25 +264,15 @@ async fn run_command(args: Args, opened: &mut Option<Store>) -> CliResult {
     match args.command {
         CacheCommand::List { topic, stale } => {
             let f = filter(None, topic, stale);
-            // Page by page: a store of any size lists in bounded memory.
-            let mut after = None;
-            let mut first = true;
-            loop {
-                let page = store
-                    .list_page(f.as_ref(), now, after.as_ref(), LIST_PAGE)
-                    .await
-                    .map_err(CliError::from)?;
+            walk_pages(store, f.as_ref(), now, |entries, (first, last)| {
                 if json {
-                    print_json_page(&page.entries, first, page.next.is_none())?;
-                } else if first || !page.entries.is_empty() {
-                    print!("{}", render_list(&page.entries));
+                    print_json_page(entries, (first, last), "", "\n")
+                } else {
+                    print_list_page(entries, first);
+                    Ok(())
                 }
-                first = false;
-                match page.next {
-                    Some(next) => after = Some(next),
-                    None => break,
-                }
-            }
+            })
+            .await?;
             Ok(ExitCode::SUCCESS)
         }
         CacheCommand::Show {
@@ -347,17 +377,25 @@ async fn run_command(args: Args, opened: &mut Option<Store>) -> CliResult {
                 return Err(CliError::Usage("a purge needs a filter".into()));
             };
             if dry_run {
-                let entries = store.list(Some(&f), now).await.map_err(CliError::from)?;
+                // Streamed like `sgw cache list`: the count comes last.
                 if json {
-                    print_json(
-                        &serde_json::json!({"dry_run": true, "cache_entries": entries.len(), "entries": entries}),
-                    )?;
+                    print!("{{\n  \"dry_run\": true,\n  \"entries\": ");
+                }
+                let n = walk_pages(store, Some(&f), now, |entries, (first, last)| {
+                    if json {
+                        print_json_page(entries, (first, last), "  ", "")
+                    } else {
+                        print_list_page(entries, first);
+                        Ok(())
+                    }
+                })
+                .await?;
+                if json {
+                    println!(",\n  \"cache_entries\": {n}\n}}");
                 } else {
-                    print!("{}", render_list(&entries));
                     println!(
-                        "dry run: {} cache entr{} would be purged",
-                        entries.len(),
-                        if entries.len() == 1 { "y" } else { "ies" }
+                        "dry run: {n} cache entr{} would be purged",
+                        if n == 1 { "y" } else { "ies" }
                     );
                 }
                 return Ok(ExitCode::SUCCESS);
