@@ -411,6 +411,13 @@ fn date_words() -> impl Iterator<Item = &'static str> {
         .chain(DATE_WORDS.iter().copied())
 }
 
+/// Where the first " " + date word ([`date_words`]) of `s` starts: the
+/// space before it. One pass over the spaces, nothing allocated.
+fn first_date_word(s: &str) -> Option<usize> {
+    memchr::memchr_iter(b' ', s.as_bytes())
+        .find(|&i| date_words().any(|w| s[i + 1..].starts_with(w)))
+}
+
 /// English month abbreviations (without the full stop).
 const MONTH_ABBREVIATIONS: &[&str] = &[
     "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
@@ -532,10 +539,8 @@ fn split_authors(s: &str) -> Vec<String> {
     if let Some(p) = glued_outlet(s) {
         end = end.min(p);
     }
-    for word in date_words() {
-        if let Some(p) = s.find(&format!(" {word}")) {
-            end = end.min(p);
-        }
+    if let Some(p) = first_date_word(s) {
+        end = end.min(p);
     }
     let s = &s[..end];
     // Fifty names fit in a few kilobytes: a longer byline is read up to its
@@ -1133,5 +1138,32 @@ pub fn metadata(dom: &Dom, url: Option<&Url>) -> crate::Metadata {
         modified_at: dates.modified,
         language,
         canonical_url,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The one-pass scan finds what a search for each " " + word finds
+        /// first (the byline cut of `split_authors`).
+        #[test]
+        fn first_date_word_is_the_earliest_of_the_words(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just("March"), Just("Mar"), Just("Updated"), Just("May"),
+                    Just("Maria"), Just(" "), Just("é"), Just("Jane Doe"), Just(","),
+                ],
+                0..12,
+            )
+        ) {
+            let s: String = parts.concat();
+            let each = date_words()
+                .filter_map(|w| s.find(&format!(" {w}")))
+                .min();
+            prop_assert_eq!(first_date_word(&s), each);
+        }
     }
 }
