@@ -57,16 +57,24 @@ pub fn normalize_date(raw: &str) -> Option<String> {
     if s.is_empty() || s.len() > 200 {
         return None;
     }
-    if let Ok(ts) = s.parse::<jiff::Timestamp>() {
+    // Each parser is only tried on text it could accept (a failed parse
+    // builds an error message, and most candidates of a page are neither):
+    // an ISO 8601 date starts with its year (digits, or a sign before six),
+    // an RFC 2822 date-time has a time (`hh:mm`).
+    let iso = matches!(s.as_bytes()[0], b'0'..=b'9' | b'+' | b'-');
+    if iso && let Ok(ts) = s.parse::<jiff::Timestamp>() {
         return Some(ts.strftime("%Y-%m-%dT%H:%M:%SZ").to_string());
     }
-    if s.len() > 10
+    if iso
+        && s.len() > 10
         && let Ok(dt) = s.parse::<jiff::civil::DateTime>()
         && let Ok(z) = dt.to_zoned(jiff::tz::TimeZone::UTC)
     {
         return Some(z.timestamp().strftime("%Y-%m-%dT%H:%M:%SZ").to_string());
     }
-    if let Ok(z) = jiff::fmt::rfc2822::parse(s) {
+    if s.contains(':')
+        && let Ok(z) = jiff::fmt::rfc2822::parse(s)
+    {
         return Some(z.timestamp().strftime("%Y-%m-%dT%H:%M:%SZ").to_string());
     }
     find_date(s).map(|(v, _, _)| v)
@@ -764,6 +772,51 @@ fn date_at(text: &str, t: &[Token], i: usize, opts: ScanOptions) -> Option<(Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Dates the three parsers accept, and pieces that may come before or
+    /// after them.
+    const ACCEPTED: &[&str] = &[
+        "2024-03-01T12:30:00Z",
+        "2024-03-01T12:30:00+02:00",
+        "+002024-03-01T12:30:00Z",
+        "2024-03-01T12:30:00",
+        "2024-03-01 12:30",
+        "Fri, 01 Mar 2024 12:30:00 +0000",
+        "1 Mar 2024 12:30 GMT",
+        "01 Mar 2024 12:30:00 -0500",
+    ];
+    const PIECES: &[&str] = &[
+        "", " ", "x", "1", "-", "+", ":", "Fri, ", " GMT", "Z", "T", "0",
+    ];
+
+    proptest! {
+        /// `normalize_date` skips a parser on text without what the parser
+        /// needs: nothing such a parser accepts is skipped.
+        #[test]
+        fn the_parsers_are_skipped_only_where_they_fail(
+            date in proptest::sample::select(ACCEPTED),
+            before in proptest::sample::select(PIECES),
+            after in proptest::sample::select(PIECES),
+        ) {
+            let s = format!("{before}{date}{after}");
+            let s = s.trim();
+            let iso = matches!(s.as_bytes()[0], b'0'..=b'9' | b'+' | b'-');
+            if s.parse::<jiff::Timestamp>().is_ok() || s.parse::<jiff::civil::DateTime>().is_ok() {
+                prop_assert!(iso, "{s:?}");
+            }
+            if jiff::fmt::rfc2822::parse(s).is_ok() {
+                prop_assert!(s.contains(':'), "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_accepted_form_is_read() {
+        for d in ACCEPTED {
+            assert!(normalize_date(d).is_some_and(|v| v.contains('T')), "{d}");
+        }
+    }
 
     #[test]
     fn forms() {
