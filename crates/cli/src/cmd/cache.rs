@@ -196,12 +196,23 @@ async fn walk_pages(
     }
 }
 
-/// A page of the text listing: every page but an empty last one (the first
-/// says "no cache entries" when there are none).
-fn print_list_page(entries: &[CacheEntrySummary], first: bool) {
+/// One page of a listing: as JSON ([`print_json_page`]: entries indented
+/// under `indent`, `after` written after the last page), or as text lines
+/// (every page but an empty last one; the first says "no cache entries"
+/// when there are none).
+fn print_page(
+    entries: &[CacheEntrySummary],
+    (first, last): (bool, bool),
+    json: bool,
+    (indent, after): (&str, &str),
+) -> Result<(), CliError> {
+    if json {
+        return print_json_page(entries, (first, last), indent, after);
+    }
     if first || !entries.is_empty() {
         print!("{}", render_list(entries));
     }
+    Ok(())
 }
 
 fn key_line(key: &CacheKey) -> String {
@@ -264,13 +275,8 @@ async fn run_command(args: Args, opened: &mut Option<Store>) -> CliResult {
     match args.command {
         CacheCommand::List { topic, stale } => {
             let f = filter(None, topic, stale);
-            walk_pages(store, f.as_ref(), now, |entries, (first, last)| {
-                if json {
-                    print_json_page(entries, (first, last), "", "\n")
-                } else {
-                    print_list_page(entries, first);
-                    Ok(())
-                }
+            walk_pages(store, f.as_ref(), now, |entries, at| {
+                print_page(entries, at, json, ("", "\n"))
             })
             .await?;
             Ok(ExitCode::SUCCESS)
@@ -381,13 +387,8 @@ async fn run_command(args: Args, opened: &mut Option<Store>) -> CliResult {
                 if json {
                     print!("{{\n  \"dry_run\": true,\n  \"entries\": ");
                 }
-                let n = walk_pages(store, Some(&f), now, |entries, (first, last)| {
-                    if json {
-                        print_json_page(entries, (first, last), "  ", "")
-                    } else {
-                        print_list_page(entries, first);
-                        Ok(())
-                    }
+                let n = walk_pages(store, Some(&f), now, |entries, at| {
+                    print_page(entries, at, json, ("  ", ""))
                 })
                 .await?;
                 if json {
