@@ -57,11 +57,9 @@ pub fn normalize_date(raw: &str) -> Option<String> {
     if s.is_empty() || s.len() > 200 {
         return None;
     }
-    // Each parser is only tried on text it could accept (a failed parse
-    // builds an error message, and most candidates of a page are neither):
-    // an ISO 8601 date starts with its year (digits, or a sign before six),
-    // an RFC 2822 date-time has a time (`hh:mm`).
-    let iso = matches!(s.as_bytes()[0], b'0'..=b'9' | b'+' | b'-');
+    // Each parser is only tried on text it could accept: a failed parse
+    // builds an error message, and most candidates of a page are neither.
+    let iso = may_be_iso_8601(s);
     if iso && let Ok(ts) = s.parse::<jiff::Timestamp>() {
         return Some(ts.strftime("%Y-%m-%dT%H:%M:%SZ").to_string());
     }
@@ -72,12 +70,23 @@ pub fn normalize_date(raw: &str) -> Option<String> {
     {
         return Some(z.timestamp().strftime("%Y-%m-%dT%H:%M:%SZ").to_string());
     }
-    if s.contains(':')
+    if may_be_rfc_2822(s)
         && let Ok(z) = jiff::fmt::rfc2822::parse(s)
     {
         return Some(z.timestamp().strftime("%Y-%m-%dT%H:%M:%SZ").to_string());
     }
     find_date(s).map(|(v, _, _)| v)
+}
+
+/// Whether `s` could be an ISO 8601 date or date-time: it starts with its
+/// year (digits, or a sign before six).
+fn may_be_iso_8601(s: &str) -> bool {
+    matches!(s.as_bytes().first(), Some(b'0'..=b'9' | b'+' | b'-'))
+}
+
+/// Whether `s` could be an RFC 2822 date-time: it has a time (`hh:mm`).
+fn may_be_rfc_2822(s: &str) -> bool {
+    s.contains(':')
 }
 
 /// Finds the first date written in `text`: returns (`YYYY-MM-DD`, start, end).
@@ -801,12 +810,11 @@ mod tests {
         ) {
             let s = format!("{before}{date}{after}");
             let s = s.trim();
-            let iso = matches!(s.as_bytes()[0], b'0'..=b'9' | b'+' | b'-');
             if s.parse::<jiff::Timestamp>().is_ok() || s.parse::<jiff::civil::DateTime>().is_ok() {
-                prop_assert!(iso, "{s:?}");
+                prop_assert!(may_be_iso_8601(s), "{s:?}");
             }
             if jiff::fmt::rfc2822::parse(s).is_ok() {
-                prop_assert!(s.contains(':'), "{s:?}");
+                prop_assert!(may_be_rfc_2822(s), "{s:?}");
             }
         }
     }
