@@ -588,6 +588,9 @@ fn policy_seeds() -> Vec<Vec<u8>> {
         })
         .unwrap_or_default();
     seeds.push(include_bytes!("../../crates/search-gateway/policies/default.yaml").to_vec());
+    // A fuzz find (a timeout): a flow mapping's key made of ~11,700 `pr.` lines, whose error
+    // path has as many dots; locating it walked every line once per dot.
+    seeds.push(include_bytes!("../seeds/policy-key-of-many-dots.yaml").to_vec());
     seeds.push(b"version: 1\nname: t\nnetwork:\n  per_host_rate: { requests_per_second: 2.0, burst: 4 }\n  resolve: { a.test: 127.0.0.1 }\nexecution:\n  deadline_ms: 3000\n".to_vec());
     seeds
 }

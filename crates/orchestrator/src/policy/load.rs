@@ -149,19 +149,20 @@ impl Policy {
             let message = e.inner().to_string();
             let path = name_unknown_keys(&value, &e.path().to_string(), &message);
             let path = if path == "." { None } else { Some(path) };
-            let line = path.as_deref().and_then(|p| locate(text, p));
+            let line = path.as_deref().and_then(|p| Outline::new(text).locate(p));
             PolicyErrors::one(file, path, line, message)
         })?;
         let warnings = super::validate::validate(&policy, kinds).map_err(|errors| {
             let total = errors.len();
             // Each line lookup reads the file: report (and locate) the first
             // ones only, so a policy with thousands of bad entries fails fast.
+            let outline = Outline::new(text);
             let mut reported: Vec<PolicyError> = errors
                 .into_iter()
                 .take(MAX_REPORTED_ERRORS)
                 .map(|(path, message)| PolicyError {
                     file: file.map(str::to_string),
-                    line: locate(text, &path),
+                    line: outline.locate(&path),
                     path: Some(path),
                     message,
                 })
@@ -285,100 +286,152 @@ fn holds(value: &serde_json::Value, rest: &[Segment]) -> bool {
     }
 }
 
-/// Best-effort line of a `a.b[2].c` path in block-style YAML: walks the keys
-/// at increasing indentation. A key containing dots (`sources.irs.gov`) is
-/// matched whole; quoted keys are recognised. When a segment cannot be found
-/// (flow style `[a, b]`, a missing key), the line of the deepest segment found
-/// is returned, so every error under a key that is in the file gets a line.
+/// Best-effort line of a `a.b[2].c` path in block-style YAML (see
+/// [`Outline::locate`]), for one path; [`Outline`] locates many in one text.
+#[cfg(test)]
 pub(crate) fn locate(text: &str, path: &str) -> Option<usize> {
-    let lines: Vec<&str> = text.lines().collect();
-    let segments = split_path(path);
-    let mut from = 0usize;
-    let mut min_indent = 0usize;
-    let mut found = None;
-    let mut s = 0;
-    while s < segments.len() {
-        match &segments[s] {
-            Segment::Key(_) => {
-                // Try the key alone, then joined with the following keys (a key with dots).
-                let mut hit = None;
-                let mut key = String::new();
-                for (j, seg) in segments.iter().enumerate().skip(s) {
-                    let Segment::Key(k) = seg else { break };
-                    if j > s {
-                        key.push('.');
-                    }
-                    key.push_str(k);
-                    if let Some(h) = find_key(&lines, from, min_indent, &key) {
-                        hit = Some((h, j));
-                        break;
-                    }
-                }
-                let Some(((i, indent), last)) = hit else {
-                    return found;
-                };
-                found = Some(i + 1);
-                from = i + 1;
-                min_indent = indent + 1;
-                s = last + 1;
-            }
-            Segment::Index(n) => {
-                let mut seen = 0;
-                let hit = (from..lines.len())
-                    .take_while(|i| {
-                        // stay inside the parent: stop at a sibling key of it
-                        let line = lines[*i];
-                        let trimmed = line.trim_start();
-                        let indent = line.len() - trimmed.len();
-                        trimmed.is_empty()
-                            || trimmed.starts_with('#')
-                            || indent >= min_indent
-                            || (trimmed.starts_with('-') && indent + 1 >= min_indent)
-                    })
-                    .find_map(|i| {
-                        let line = lines[i];
-                        let indent = line.len() - line.trim_start().len();
-                        if indent + 1 >= min_indent && line.trim_start().starts_with('-') {
-                            if seen == *n {
-                                return Some((i, indent));
-                            }
-                            seen += 1;
-                        }
-                        None
-                    });
-                let Some((i, indent)) = hit else {
-                    return found;
-                };
-                found = Some(i + 1);
-                from = i;
-                min_indent = indent + 2;
-                s += 1;
-            }
-        }
-    }
-    found
+    Outline::new(text).locate(path)
 }
 
-/// The line index and key column of `key:` at or below `min_indent`, from line `from`.
-fn find_key(lines: &[&str], from: usize, min_indent: usize, key: &str) -> Option<(usize, usize)> {
-    let double_quoted = format!("\"{key}\"");
-    let single_quoted = format!("'{key}'");
-    (from..lines.len()).find_map(|i| {
-        let line = lines[i];
-        let stripped = line.trim_start();
-        let trimmed = stripped.trim_start_matches("- ");
-        // the column where the key starts (after a list dash)
-        let indent = line.len() - trimmed.len();
+/// A YAML text's lines, each trimmed once: what [`Outline::locate`] reads.
+/// Locating the report's errors (up to [`MAX_REPORTED_ERRORS`]) walks these
+/// lines once per key; trimming each line anew on every walk made a 50 KB
+/// policy of many short lines and many errors take seconds.
+pub(crate) struct Outline<'a> {
+    lines: Vec<OutlineLine<'a>>,
+    /// The longest `keyed` text: no longer key can be on any line.
+    longest: usize,
+}
+
+struct OutlineLine<'a> {
+    /// The line after its leading whitespace.
+    stripped: &'a str,
+    /// The column of `stripped`.
+    indent: usize,
+    /// `stripped` after any list dashes (`- `): where a key would start.
+    keyed: &'a str,
+    /// The column of `keyed`.
+    key_indent: usize,
+}
+
+impl<'a> Outline<'a> {
+    pub(crate) fn new(text: &'a str) -> Outline<'a> {
+        let lines = text
+            .lines()
+            .map(|line| {
+                let stripped = line.trim_start();
+                let keyed = stripped.trim_start_matches("- ");
+                OutlineLine {
+                    stripped,
+                    indent: line.len() - stripped.len(),
+                    keyed,
+                    key_indent: line.len() - keyed.len(),
+                }
+            })
+            .collect::<Vec<_>>();
+        let longest = lines.iter().map(|l| l.keyed.len()).max().unwrap_or(0);
+        Outline { lines, longest }
+    }
+
+    /// Best-effort line of a `a.b[2].c` path in block-style YAML: walks the
+    /// keys at increasing indentation. A key containing dots
+    /// (`sources.irs.gov`) is matched whole; quoted keys are recognised. When
+    /// a segment cannot be found (flow style `[a, b]`, a missing key), the
+    /// line of the deepest segment found is returned, so every error under a
+    /// key that is in the file gets a line.
+    pub(crate) fn locate(&self, path: &str) -> Option<usize> {
+        let lines = &self.lines;
+        let segments = split_path(path);
+        let mut from = 0usize;
+        let mut min_indent = 0usize;
+        let mut found = None;
+        let mut s = 0;
+        while s < segments.len() {
+            match &segments[s] {
+                Segment::Key(_) => {
+                    // Try the key alone, then joined with the following keys (a key with dots),
+                    // as long as the joined key fits on a line: a path of thousands of dots
+                    // (a key made of a long multi-line scalar) is not walked once per dot.
+                    let mut hit = None;
+                    let mut key = String::new();
+                    for (j, seg) in segments.iter().enumerate().skip(s) {
+                        let Segment::Key(k) = seg else { break };
+                        if j > s {
+                            key.push('.');
+                        }
+                        key.push_str(k);
+                        if key.len() > self.longest {
+                            break;
+                        }
+                        if let Some(h) = self.find_key(from, min_indent, &key) {
+                            hit = Some((h, j));
+                            break;
+                        }
+                    }
+                    let Some(((i, indent), last)) = hit else {
+                        return found;
+                    };
+                    found = Some(i + 1);
+                    from = i + 1;
+                    min_indent = indent + 1;
+                    s = last + 1;
+                }
+                Segment::Index(n) => {
+                    let mut seen = 0;
+                    let hit = (from..lines.len())
+                        .take_while(|i| {
+                            // stay inside the parent: stop at a sibling key of it
+                            let line = &lines[*i];
+                            line.stripped.is_empty()
+                                || line.stripped.starts_with('#')
+                                || line.indent >= min_indent
+                                || (line.stripped.starts_with('-') && line.indent + 1 >= min_indent)
+                        })
+                        .find_map(|i| {
+                            let line = &lines[i];
+                            if line.indent + 1 >= min_indent && line.stripped.starts_with('-') {
+                                if seen == *n {
+                                    return Some((i, line.indent));
+                                }
+                                seen += 1;
+                            }
+                            None
+                        });
+                    let Some((i, indent)) = hit else {
+                        return found;
+                    };
+                    found = Some(i + 1);
+                    from = i;
+                    min_indent = indent + 2;
+                    s += 1;
+                }
+            }
+        }
+        found
+    }
+
+    /// The line index and key column of `key:` at or below `min_indent`, from line `from`.
+    fn find_key(&self, from: usize, min_indent: usize, key: &str) -> Option<(usize, usize)> {
+        let double_quoted = format!("\"{key}\"");
+        let single_quoted = format!("'{key}'");
         let colon_after = |r: &str| r.trim_start().starts_with(':');
-        let key_matches = trimmed.strip_prefix(key).is_some_and(colon_after)
-            || trimmed
-                .strip_prefix(double_quoted.as_str())
-                .is_some_and(colon_after)
-            || trimmed
-                .strip_prefix(single_quoted.as_str())
-                .is_some_and(colon_after);
-        (indent >= min_indent && key_matches).then_some((i, indent))
-    })
+        self.lines
+            .get(from..)?
+            .iter()
+            .enumerate()
+            .find_map(|(i, line)| {
+                let keyed = line.keyed;
+                let key_matches = line.key_indent >= min_indent
+                    && (keyed.strip_prefix(key).is_some_and(colon_after)
+                        || keyed
+                            .strip_prefix(double_quoted.as_str())
+                            .is_some_and(colon_after)
+                        || keyed
+                            .strip_prefix(single_quoted.as_str())
+                            .is_some_and(colon_after));
+                key_matches.then_some((from + i, line.key_indent))
+            })
+    }
 }
 
 enum Segment {
@@ -439,6 +492,21 @@ mod tests {
             .and_then(|n| n.parse().ok())
             .expect("the count of the rest");
         assert!(shown_and_counted + MAX_REPORTED_ERRORS >= 2_000, "{last}");
+    }
+
+    #[test]
+    fn a_path_of_many_dots_is_located_without_a_walk_per_dot() {
+        // A flow mapping whose key is a multi-line plain scalar of thousands
+        // of `x.` lines: its error path has thousands of segments. Joining
+        // them one by one, each join a walk over every line, took seconds
+        // (a fuzz timeout); a joined key longer than any line is not tried.
+        let mut yaml = String::from("version: 1\ntiering:\n  - { domain:.\n");
+        for _ in 0..20_000 {
+            yaml.push_str("x.\n");
+        }
+        let path = format!("tiering[0].domain:{}", ". x".repeat(20_000));
+        assert_eq!(locate(&yaml, &path), Some(3));
+        assert_eq!(locate(&yaml, "tiering[0]"), Some(3));
     }
 
     #[test]
