@@ -1041,10 +1041,11 @@ async fn black_hole_cases(t: &mut Table, reps: usize, quick: bool, dir: &Path) {
         "what the hedged step costs cold",
     );
     // Each of the two waits (hedge, accept) is a tokio timer of 1 ms
-    // resolution: one tick each is allowed. tokio rounds a deadline up to
-    // its millisecond and counts the driver's sleep from a truncated `now`,
-    // so a timer can in fact fire up to 2 ms late. The bound is kept as the
-    // issue states it; docs/benchmarks.md says where the rest of the time goes.
+    // resolution: one tick each is allowed. The chain arms them at the
+    // start of their deadline's millisecond (`chain::sleep_until_about`),
+    // so each ends within a millisecond either side of its deadline (a
+    // plain tokio timer ends 0-2 ms after it). docs/benchmarks.md says
+    // where the rest of the time goes.
     let timer_ticks = Duration::from_millis(2);
     let window = Duration::from_millis(500) + cold.quantile(0.99) + timer_ticks;
     t.target(

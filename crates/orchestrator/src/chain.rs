@@ -259,6 +259,24 @@ fn today() -> jiff::civil::Date {
     jiff::Zoned::now().date()
 }
 
+/// Sleeps until about `at`: within a millisecond either side of it, where
+/// `tokio::time::sleep_until(at)` ends 0–2 ms after it.
+///
+/// tokio's timer counts whole milliseconds: it rounds a deadline up to the
+/// end of its millisecond, then its driver sleeps from a `now` truncated to
+/// the start of one, so each plain wait ends a mean 1.1 ms late here (40
+/// sleeps of 30 ms). Armed one nanosecond into the millisecond before, the
+/// deadline rounds to the start of its own millisecond instead, and the
+/// driver's truncation is then the only error: 0–1 ms late from there. A
+/// deadline on a millisecond boundary (any instant of the paused test clock)
+/// is not moved at all. For the policy's waits (hedge, accept window), which
+/// add straight to an answer's time: "accept after 200 ms" then costs 200
+/// ms, not 201.6.
+async fn sleep_until_about(at: Instant) {
+    let armed = at.checked_sub(Duration::from_nanos(999_999)).unwrap_or(at);
+    tokio::time::sleep_until(armed).await;
+}
+
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
@@ -450,13 +468,13 @@ impl Gateway {
                 .is_some_and(|&i| inner.chain[i].0 != ChainStep::UserSuppliedEvidenceRequest);
             let hedge_timer = async {
                 match hedge_at {
-                    Some(at) if can_hedge => tokio::time::sleep_until(at).await,
+                    Some(at) if can_hedge => sleep_until_about(at).await,
                     _ => futures::future::pending::<()>().await,
                 }
             };
             let accept_timer = async {
                 match accept_at {
-                    Some(at) => tokio::time::sleep_until(at).await,
+                    Some(at) => sleep_until_about(at).await,
                     None => futures::future::pending::<()>().await,
                 }
             };
@@ -1052,5 +1070,38 @@ impl Run {
         };
         self.gw.record_host_rests(rests).await;
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sleep_until_about;
+    use std::time::Duration;
+    use tokio::time::Instant;
+
+    /// The paused clock moves as the real driver sleeps, by whole
+    /// milliseconds from a `now` truncated to its millisecond: a wait armed
+    /// 200 ms ahead ends 200 ms later, where tokio's own ends 201 ms later.
+    #[tokio::test(start_paused = true)]
+    async fn a_wait_ends_within_the_millisecond_of_its_deadline_not_after_it() {
+        // Off a millisecond boundary, as every real-clock instant is.
+        tokio::time::advance(Duration::from_micros(400)).await;
+        let started = Instant::now();
+        let at = started + Duration::from_millis(200);
+        sleep_until_about(at).await;
+        let about = started.elapsed();
+        let started = Instant::now();
+        tokio::time::sleep_until(started + Duration::from_millis(200)).await;
+        let plain = started.elapsed();
+        assert_eq!(about, Duration::from_millis(200));
+        // What it is compared with: tokio's own rounding, up to the next tick.
+        assert_eq!(plain, Duration::from_millis(201));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_deadline_on_a_millisecond_boundary_is_kept_exactly() {
+        let started = Instant::now();
+        sleep_until_about(started + Duration::from_millis(300)).await;
+        assert_eq!(started.elapsed(), Duration::from_millis(300));
     }
 }
