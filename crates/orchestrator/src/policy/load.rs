@@ -35,10 +35,41 @@ impl fmt::Display for PolicyError {
             write!(f, "line {line}: ")?;
         }
         if let Some(path) = &self.path {
-            write!(f, "{path}: ")?;
+            write!(f, "{}: ", elided(path, MAX_SHOWN_PATH))?;
         }
-        f.write_str(&self.message)
+        f.write_str(&elided(&self.message, MAX_SHOWN_MESSAGE))
     }
+}
+
+/// Characters of a problem's path shown in its report; a longer path (a key
+/// made of a long scalar) keeps its head and tail.
+const MAX_SHOWN_PATH: usize = 160;
+/// Characters of a problem's message shown in its report (a message may
+/// quote the offending key or value).
+const MAX_SHOWN_MESSAGE: usize = 400;
+
+/// `s` itself when it has at most `max` characters; otherwise its first and
+/// last characters around a note of how many were left out, within `max`
+/// plus that note.
+fn elided(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let Some((head_end, _)) = s.char_indices().nth(max) else {
+        return s.into();
+    };
+    let keep = max / 2;
+    let head_end = s.char_indices().nth(keep).map_or(head_end, |(i, _)| i);
+    let tail_start = s
+        .char_indices()
+        .rev()
+        .nth(keep.saturating_sub(1))
+        .map_or(s.len(), |(i, _)| i)
+        .max(head_end);
+    let left_out = s[head_end..tail_start].chars().count();
+    format!(
+        "{} […{left_out} characters left out…] {}",
+        &s[..head_end],
+        &s[tail_start..]
+    )
+    .into()
 }
 
 /// Every problem found in one policy (never empty).
@@ -464,7 +495,7 @@ fn split_path(path: &str) -> Vec<Segment> {
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_REPORTED_ERRORS, Policy, locate};
+    use super::{MAX_REPORTED_ERRORS, Policy, elided, locate};
 
     #[test]
     fn thousands_of_bad_entries_report_the_first_ones_and_count_the_rest() {
@@ -507,6 +538,36 @@ mod tests {
         let path = format!("tiering[0].domain:{}", ". x".repeat(20_000));
         assert_eq!(locate(&yaml, &path), Some(3));
         assert_eq!(locate(&yaml, "tiering[0]"), Some(3));
+    }
+
+    #[test]
+    fn a_report_shows_a_key_of_thousands_of_lines_by_its_head_and_tail() {
+        // The fuzz find above: the path and serde's message both quote the
+        // key, and the report printed 94 KB. It names the field all the same.
+        let yaml = include_str!("../../../../fuzz/seeds/policy-key-of-many-dots.yaml");
+        let errors = Policy::from_bytes(yaml.as_bytes(), Some("dots.yaml"), &[])
+            .expect_err("an unknown key")
+            .0;
+        let shown = errors[0].to_string();
+        assert!(shown.len() < 1_000, "{} bytes: {shown}", shown.len());
+        assert!(
+            shown.starts_with("dots.yaml:47: tiering[6].domain:. pr. pr."),
+            "{shown}"
+        );
+        assert!(shown.contains("characters left out"), "{shown}");
+        // The full path stays in the error for a program to read.
+        assert!(errors[0].path.as_ref().is_some_and(|p| p.len() > 10_000));
+    }
+
+    #[test]
+    fn eliding_keeps_short_texts_and_cuts_long_ones_on_characters() {
+        assert_eq!(elided("tiering[0].domain", 160), "tiering[0].domain");
+        assert_eq!(elided(&"é".repeat(10), 10), "é".repeat(10));
+        let long = format!("{}{}", "ü".repeat(300), "ß".repeat(300));
+        let cut = elided(&long, 100);
+        assert!(cut.starts_with(&"ü".repeat(50)), "{cut}");
+        assert!(cut.ends_with(&"ß".repeat(50)), "{cut}");
+        assert!(cut.contains("[…500 characters left out…]"), "{cut}");
     }
 
     #[test]
