@@ -835,10 +835,12 @@ async fn repeat_later(n: u32) {
 /// 10 KB vs 1 MB pages: fetch, extraction, full search, and the overhead targets.
 async fn page_size_cases(t: &mut Table, reps: usize) {
     eprintln!("page sizes …");
-    // At least 31 rounds each, `--quick` or not: both take well under a
-    // second, and the targets compare medians of differences.
-    let (w10, c10) = page_size_case(t, "10 KB", 10 * 1024, reps.max(31)).await;
-    let (w1m, c1m) = page_size_case(t, "1 MB", 1 << 20, reps.max(31)).await;
+    // Many rounds, `--quick` or not: the targets compare a small difference
+    // of three medians, whose spread shrinks with the rounds, and a round
+    // takes ~0.3 ms at 10 KB (401 rounds: ~0.2 s) and ~15 ms at 1 MB (61
+    // rounds: ~1 s).
+    let (w10, c10) = page_size_case(t, "10 KB", 10 * 1024, reps.max(401)).await;
+    let (w1m, c1m) = page_size_case(t, "1 MB", 1 << 20, reps.max(61)).await;
     // The target is the gateway's CPU: judged on the CPU time of the
     // thread that runs the search (no waiting, no time descheduled), with the
     // wall-time difference beside it. Where CPU time cannot be read, on the
