@@ -88,24 +88,48 @@ impl Scoring {
         sources: &[EvidenceSource],
         failure_codes: &[FailureCode],
     ) -> ScoreBreakdown {
-        if sources.is_empty() {
+        let counted = sources
+            .iter()
+            .map(|s| self.counted(s.evidence_id.as_deref(), s.publisher.as_deref(), s.tier))
+            .collect();
+        self.breakdown_counted(counted, failure_codes)
+    }
+
+    /// One source as a score counts it in this model: its tier's base, its
+    /// evidence id (an empty id is none) and publisher.
+    pub fn counted(
+        &self,
+        evidence_id: Option<&str>,
+        publisher: Option<&str>,
+        tier: SourceTier,
+    ) -> CountedSource {
+        CountedSource {
+            evidence_id: evidence_id.filter(|id| !id.is_empty()).map(str::to_owned),
+            publisher: publisher.map(str::to_owned),
+            tier,
+            base: self.tier_bases.base(tier),
+        }
+    }
+
+    /// [`Scoring::breakdown`] of sources already counted ([`Scoring::counted`]),
+    /// for a caller that holds the evidence rather than [`EvidenceSource`]s.
+    pub fn breakdown_counted(
+        &self,
+        sources_counted: Vec<CountedSource>,
+        failure_codes: &[FailureCode],
+    ) -> ScoreBreakdown {
+        if sources_counted.is_empty() {
             return ScoreBreakdown::default();
         }
-        let sources_counted: Vec<CountedSource> = sources
-            .iter()
-            .map(|s| CountedSource {
-                evidence_id: s.evidence_id.clone().filter(|id| !id.is_empty()),
-                publisher: s.publisher.clone(),
-                tier: s.tier,
-                base: self.tier_bases.base(s.tier),
-            })
-            .collect();
         let base = sources_counted
             .iter()
             .map(|s| s.base)
             .fold(f64::MIN, f64::max);
-        let n = sources.len();
-        let official_count = sources.iter().filter(|s| s.tier.is_official()).count();
+        let n = sources_counted.len();
+        let official_count = sources_counted
+            .iter()
+            .filter(|s| s.tier.is_official())
+            .count();
         let corroboration_bonus = f64::min(0.08, (n.saturating_sub(1)) as f64 * 0.03);
         let official_bonus = if official_count >= 1 && n >= 2 {
             0.03
@@ -175,6 +199,36 @@ mod tests {
             vec![FailureCode::SourceConflictNeedsReview]
         );
         assert_eq!(b.confidence, 0.76);
+    }
+
+    #[test]
+    fn sources_counted_by_hand_score_as_the_sources_do() {
+        let s = Scoring::default();
+        let mut official = src(SourceTier::OfficialPrimary);
+        official.evidence_id = Some("ev-1".into());
+        official.publisher = Some("Statistics Norland".into());
+        let mut media = src(SourceTier::AuthoritativeMedia);
+        media.evidence_id = Some(String::new());
+        let sources = [official, media];
+        let codes = [FailureCode::EvidenceCacheStale];
+        let counted = sources
+            .iter()
+            .map(|x| s.counted(x.evidence_id.as_deref(), x.publisher.as_deref(), x.tier))
+            .collect();
+        let by_hand = s.breakdown_counted(counted, &codes);
+        assert_eq!(by_hand, s.breakdown(&sources, &codes));
+        assert_eq!(
+            by_hand.sources_counted[0].evidence_id.as_deref(),
+            Some("ev-1")
+        );
+        assert_eq!(
+            by_hand.sources_counted[1].evidence_id, None,
+            "an empty id is none"
+        );
+        assert_eq!(
+            s.breakdown_counted(Vec::new(), &codes),
+            ScoreBreakdown::default()
+        );
     }
 
     #[test]

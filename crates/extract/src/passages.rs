@@ -33,10 +33,9 @@ pub fn tokenize(text: &str) -> Vec<(Cow<'_, str>, usize, usize)> {
 
 /// Query terms worth matching (normalized, stop words dropped unless nothing else remains).
 pub fn query_terms(query: &str) -> Vec<String> {
-    let all: Vec<String> = sgw_text::terms(query).map(Cow::into_owned).collect();
-    let mut kept: Vec<String> = all.iter().filter(|t| !is_stop_word(t)).cloned().collect();
-    if kept.is_empty() {
-        kept = all;
+    let mut kept: Vec<String> = sgw_text::terms(query).map(Cow::into_owned).collect();
+    if kept.iter().any(|t| !is_stop_word(t)) {
+        kept.retain(|t| !is_stop_word(t));
     }
     kept.sort();
     kept.dedup();
@@ -67,20 +66,32 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// Splits `text` into passage spans (start, end), trimmed, non-empty, in order.
+///
+/// Paragraphs are the trimmed non-blank lines; one longer than `HARD_MAX`
+/// is cut at sentence ends (or spaces) into pieces; consecutive short pieces
+/// are grouped up to `TARGET`. One pass, each piece grouped as it is cut (no
+/// list of paragraphs or pieces is built first).
 pub fn split(text: &str) -> Vec<(usize, usize)> {
-    // Paragraph spans: separated by blank lines (or single newlines in lists).
-    let mut paras = Vec::new();
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(text.len() / (TARGET / 2) + 1);
+    // Groups short consecutive pieces up to TARGET.
+    let mut push = |s: usize, e: usize| {
+        if let Some(last) = out.last_mut()
+            && last.1 - last.0 < TARGET / 2
+            && e - last.0 <= TARGET
+        {
+            last.1 = e;
+        } else {
+            out.push((s, e));
+        }
+    };
     for (s, line) in lines(text) {
         let t = line.trim();
         if t.is_empty() {
             continue;
         }
         let lead = line.len() - line.trim_start().len();
-        paras.push((s + lead, s + lead + t.len()));
-    }
-    // Cut paragraphs longer than HARD_MAX at sentence ends / spaces.
-    let mut pieces = Vec::new();
-    for (s, e) in paras {
+        let (s, e) = (s + lead, s + lead + t.len());
+        // Cut a paragraph longer than HARD_MAX at sentence ends / spaces.
         let mut a = s;
         while e - a > HARD_MAX {
             let window_end = floor_boundary(text, a + TARGET);
@@ -98,27 +109,15 @@ pub fn split(text: &str) -> Vec<(usize, usize)> {
             };
             let cut = floor_boundary(text, cut)
                 .max(a + text[a..].chars().next().map_or(1, char::len_utf8));
-            pieces.push((a, cut));
+            push(a, cut);
             a = cut;
             while a < e && text[a..].starts_with(char::is_whitespace) {
                 a += text[a..].chars().next().map_or(1, char::len_utf8);
             }
         }
         if a < e {
-            pieces.push((a, e));
+            push(a, e);
         }
-    }
-    // Group short consecutive pieces up to TARGET.
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    for (s, e) in pieces {
-        if let Some(last) = out.last_mut()
-            && last.1 - last.0 < TARGET / 2
-            && e - last.0 <= TARGET
-        {
-            last.1 = e;
-            continue;
-        }
-        out.push((s, e));
     }
     out
 }
@@ -161,31 +160,30 @@ pub(crate) fn score_spans(
     // without normalizing them: no word is lower-cased or looked up one by one.
     let finder = TermFinder::new(terms);
     let n_terms = finder.terms().len();
-    let docs: Vec<(Vec<u32>, u32)> = finder
-        .counts_in_spans(text, spans)
-        .into_iter()
-        .zip(spans)
-        .map(|(tf, &(s, e))| {
-            let len = u32::try_from(sgw_text::word_count(&text[s..e])).unwrap_or(u32::MAX);
-            (tf, len)
-        })
+    // Row `k` of `tf` (`n_terms` counts) is span `k`'s.
+    let tf = finder.counts_in_spans(text, spans);
+    let tf_of = |k: usize| &tf[k * n_terms..(k + 1) * n_terms];
+    let lengths: Vec<u32> = spans
+        .iter()
+        .map(|&(s, e)| u32::try_from(sgw_text::word_count(&text[s..e])).unwrap_or(u32::MAX))
         .collect();
-    let n = docs.len().max(1) as f32;
-    let avgdl = docs.iter().map(|d| d.1 as f32).sum::<f32>() / n;
+    let n = lengths.len().max(1) as f32;
+    let avgdl = lengths.iter().map(|&l| l as f32).sum::<f32>() / n;
     let idf: Vec<f32> = (0..n_terms)
         .map(|i| {
-            let df = docs.iter().filter(|d| d.0[i] > 0).count() as f32;
+            let df = (0..spans.len()).filter(|&k| tf_of(k)[i] > 0).count() as f32;
             ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
         })
         .collect();
     let (k1, b) = (1.2f32, 0.75f32);
     spans
         .iter()
-        .zip(&docs)
-        .map(|(&(s, e), (tf, dl))| {
-            let dl = *dl as f32;
+        .zip(&lengths)
+        .enumerate()
+        .map(|(k, (&(s, e), &dl))| {
+            let dl = dl as f32;
             let mut score = 0.0;
-            for (&f, idf) in tf.iter().zip(&idf) {
+            for (&f, idf) in tf_of(k).iter().zip(&idf) {
                 let f = f as f32;
                 if f > 0.0 {
                     score += idf * f * (k1 + 1.0) / (f + k1 * (1.0 - b + b * dl / avgdl.max(1.0)));
@@ -213,6 +211,69 @@ mod tests {
                 })
                 .collect();
             prop_assert_eq!(lines(&text).collect::<Vec<_>>(), expected);
+        }
+    }
+
+    /// `split` as three passes over lists (paragraphs, pieces, groups):
+    /// the fused pass must give the same spans.
+    fn split_in_passes(text: &str) -> Vec<(usize, usize)> {
+        let mut paras = Vec::new();
+        for (s, line) in lines(text) {
+            let t = line.trim();
+            if t.is_empty() {
+                continue;
+            }
+            let lead = line.len() - line.trim_start().len();
+            paras.push((s + lead, s + lead + t.len()));
+        }
+        let mut pieces = Vec::new();
+        for (s, e) in paras {
+            let mut a = s;
+            while e - a > HARD_MAX {
+                let window_end = floor_boundary(text, a + TARGET);
+                let limit = floor_boundary(text, a + HARD_MAX);
+                let cut = text[window_end..limit]
+                    .find(". ")
+                    .map(|p| window_end + p + 1)
+                    .or_else(|| text[a..limit].rfind(' ').filter(|&p| p > 0).map(|p| a + p))
+                    .unwrap_or(limit);
+                let cut = if cut <= a {
+                    floor_boundary(text, a + HARD_MAX).max(a + 1)
+                } else {
+                    cut
+                };
+                let cut = floor_boundary(text, cut)
+                    .max(a + text[a..].chars().next().map_or(1, char::len_utf8));
+                pieces.push((a, cut));
+                a = cut;
+                while a < e && text[a..].starts_with(char::is_whitespace) {
+                    a += text[a..].chars().next().map_or(1, char::len_utf8);
+                }
+            }
+            if a < e {
+                pieces.push((a, e));
+            }
+        }
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for (s, e) in pieces {
+            if let Some(last) = out.last_mut()
+                && last.1 - last.0 < TARGET / 2
+                && e - last.0 <= TARGET
+            {
+                last.1 = e;
+                continue;
+            }
+            out.push((s, e));
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn split_in_one_pass_equals_split_in_passes(
+            text in "([a-z]{0,12}[ .\\n]{1,3}|é |\u{2003}|[a-z]{200,700}\\. ){0,60}",
+        ) {
+            prop_assert_eq!(split(&text), split_in_passes(&text));
         }
     }
 

@@ -250,7 +250,7 @@ struct ProviderRun {
 struct RunInput {
     request: SearchRequest,
     key: CacheKey,
-    planned: Vec<PlannedSource>,
+    planned: Arc<[PlannedSource]>,
     deadline: Instant,
 }
 

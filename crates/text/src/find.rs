@@ -161,10 +161,12 @@ impl TermFinder {
         }
     }
 
-    /// How often each term occurs in each of `spans` of `text`: `counts[k][i]`
-    /// is the number of occurrences [`TermFinder::for_each`] finds of term `i`
-    /// (of [`TermFinder::terms`]) in `&text[spans[k].0..spans[k].1]`. Spans
-    /// are byte ranges on char boundaries, in ascending order.
+    /// How often each term occurs in each of `spans` of `text`, one row of
+    /// [`TermFinder::terms`]`.len()` counts per span in one flat vector:
+    /// `counts[k * terms + i]` is the number of occurrences
+    /// [`TermFinder::for_each`] finds of term `i` (of [`TermFinder::terms`])
+    /// in `&text[spans[k].0..spans[k].1]` (one allocation however many
+    /// spans). Spans are byte ranges on char boundaries, in ascending order.
     ///
     /// When every span is bounded by the text's ends or by bytes that cannot
     /// be part of a word (ASCII other than letters and digits), no word
@@ -172,8 +174,9 @@ impl TermFinder {
     /// counted in the span that holds them: many short spans (a page's
     /// passages) then cost one search, not one search's set-up each. Other
     /// spans are searched one by one.
-    pub fn counts_in_spans(&self, text: &str, spans: &[(usize, usize)]) -> Vec<Vec<u32>> {
-        let mut counts = vec![vec![0u32; self.terms.len()]; spans.len()];
+    pub fn counts_in_spans(&self, text: &str, spans: &[(usize, usize)]) -> Vec<u32> {
+        let row = self.terms.len();
+        let mut counts = vec![0u32; row * spans.len()];
         let bytes = text.as_bytes();
         let apart = |at: Option<&u8>| at.is_none_or(|&b| !is_word_byte(b));
         let separated = spans.windows(2).all(|w| w[0].1 <= w[1].0)
@@ -184,7 +187,7 @@ impl TermFinder {
                     && apart(bytes.get(end))
             });
         if !separated {
-            for (count, &(start, end)) in counts.iter_mut().zip(spans) {
+            for (count, &(start, end)) in counts.chunks_exact_mut(row.max(1)).zip(spans) {
                 self.for_each(&text[start..end], |i, _| {
                     count[i] += 1;
                     ControlFlow::Continue(())
@@ -209,7 +212,7 @@ impl TermFinder {
                 && start <= w.start
                 && w.end <= end
             {
-                counts[k][i] += 1;
+                counts[k * row + i] += 1;
             }
             ControlFlow::Continue(())
         });
@@ -389,16 +392,16 @@ mod tests {
         let f = TermFinder::new(["rate"]);
         // "rate" is a word of the first span (cut inside "ratex") but not of
         // the text: that span is searched by itself.
-        assert_eq!(
-            f.counts_in_spans("ratex rate", &[(0, 4), (6, 10)]),
-            [[1], [1]]
-        );
+        assert_eq!(f.counts_in_spans("ratex rate", &[(0, 4), (6, 10)]), [1, 1]);
         // Spans bounded by separators: one search, hits counted where they are.
         let text = "Rate one.\n\nNo match here.\n\nrate, RATE and rates.";
         assert_eq!(
             f.counts_in_spans(text, &[(0, 9), (11, 25), (27, 48)]),
-            [[1], [0], [2]]
+            [1, 0, 2]
         );
+        // Rows of every term, in the terms' sorted order.
+        let two = TermFinder::new(["rate", "one"]);
+        assert_eq!(two.counts_in_spans(text, &[(0, 9), (27, 48)]), [1, 1, 0, 2]);
         assert!(f.counts_in_spans(text, &[]).is_empty());
     }
 
@@ -488,9 +491,9 @@ mod tests {
                 .map(|p| if at_separators { ((p[0] + 1).min(p[1]), p[1]) } else { (p[0], p[1]) })
                 .collect();
             let f = TermFinder::new(&terms);
-            let each: Vec<Vec<u32>> = spans
+            let each: Vec<u32> = spans
                 .iter()
-                .map(|&(a, b)| {
+                .flat_map(|&(a, b)| {
                     let mut count = vec![0u32; f.terms().len()];
                     for (i, _, _) in found(&f, &text[a..b]) {
                         count[i] += 1;

@@ -28,10 +28,9 @@ const QUESTION_WORDS: &[&str] = &[
 
 /// The query's content terms.
 pub(crate) fn content_terms(query: &str) -> BTreeSet<String> {
-    key_terms(query)
-        .into_iter()
-        .filter(|t| !QUESTION_WORDS.contains(&t.as_str()))
-        .collect()
+    let mut terms = key_terms(query);
+    terms.retain(|t| !QUESTION_WORDS.contains(&t.as_str()));
+    terms
 }
 
 /// Head nouns a page often leaves implicit ("inflation was 2.7 %" answers

@@ -261,8 +261,15 @@ fn score(
     if run_codes.contains(&FailureCode::HumanEvidenceRequired) {
         codes.push(FailureCode::HumanEvidenceRequired);
     }
-    let sources: Vec<_> = counted.iter().map(|&i| used[i].source()).collect();
-    model.scoring.breakdown(&sources, &codes)
+    let counted = counted
+        .iter()
+        .map(|&i| {
+            let u = &used[i];
+            let id = u.evidence.evidence_id.as_deref();
+            model.scoring.counted(id, Some(&u.publisher), u.tier)
+        })
+        .collect();
+    model.scoring.breakdown_counted(counted, &codes)
 }
 
 /// Assesses the answer of `used` for `request`. `run_codes` are the run's
