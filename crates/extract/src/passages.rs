@@ -90,36 +90,41 @@ pub fn split(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         let lead = line.len() - line.trim_start().len();
-        let (s, e) = (s + lead, s + lead + t.len());
-        // Cut a paragraph longer than HARD_MAX at sentence ends / spaces.
-        let mut a = s;
-        while e - a > HARD_MAX {
-            let window_end = floor_boundary(text, a + TARGET);
-            let limit = floor_boundary(text, a + HARD_MAX);
-            let slice = &text[window_end..limit];
-            let cut = slice
-                .find(". ")
-                .map(|p| window_end + p + 1)
-                .or_else(|| text[a..limit].rfind(' ').filter(|&p| p > 0).map(|p| a + p))
-                .unwrap_or(limit);
-            let cut = if cut <= a {
-                floor_boundary(text, a + HARD_MAX).max(a + 1)
-            } else {
-                cut
-            };
-            let cut = floor_boundary(text, cut)
-                .max(a + text[a..].chars().next().map_or(1, char::len_utf8));
-            push(a, cut);
-            a = cut;
-            while a < e && text[a..].starts_with(char::is_whitespace) {
-                a += text[a..].chars().next().map_or(1, char::len_utf8);
-            }
-        }
-        if a < e {
-            push(a, e);
-        }
+        cut_paragraph(text, s + lead, s + lead + t.len(), &mut push);
     }
     out
+}
+
+/// Hands `piece` the pieces of the paragraph `text[s..e]`: the whole of
+/// it, or, when it is longer than `HARD_MAX`, cut at sentence ends (else
+/// spaces) after `TARGET` bytes, white space between pieces left out.
+fn cut_paragraph(text: &str, s: usize, e: usize, piece: &mut impl FnMut(usize, usize)) {
+    let mut a = s;
+    while e - a > HARD_MAX {
+        let window_end = floor_boundary(text, a + TARGET);
+        let limit = floor_boundary(text, a + HARD_MAX);
+        let slice = &text[window_end..limit];
+        let cut = slice
+            .find(". ")
+            .map(|p| window_end + p + 1)
+            .or_else(|| text[a..limit].rfind(' ').filter(|&p| p > 0).map(|p| a + p))
+            .unwrap_or(limit);
+        let cut = if cut <= a {
+            floor_boundary(text, a + HARD_MAX).max(a + 1)
+        } else {
+            cut
+        };
+        let cut =
+            floor_boundary(text, cut).max(a + text[a..].chars().next().map_or(1, char::len_utf8));
+        piece(a, cut);
+        a = cut;
+        while a < e && text[a..].starts_with(char::is_whitespace) {
+            a += text[a..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    if a < e {
+        piece(a, e);
+    }
 }
 
 /// Ranks the passages of `text` against `query` with BM25 (k1 = 1.2, b = 0.75),
@@ -215,7 +220,8 @@ mod tests {
     }
 
     /// `split` as three passes over lists (paragraphs, pieces, groups):
-    /// the fused pass must give the same spans.
+    /// the fused pass must give the same spans (the cutting of one long
+    /// paragraph is shared: it is the order and the grouping under test).
     fn split_in_passes(text: &str) -> Vec<(usize, usize)> {
         let mut paras = Vec::new();
         for (s, line) in lines(text) {
@@ -228,31 +234,7 @@ mod tests {
         }
         let mut pieces = Vec::new();
         for (s, e) in paras {
-            let mut a = s;
-            while e - a > HARD_MAX {
-                let window_end = floor_boundary(text, a + TARGET);
-                let limit = floor_boundary(text, a + HARD_MAX);
-                let cut = text[window_end..limit]
-                    .find(". ")
-                    .map(|p| window_end + p + 1)
-                    .or_else(|| text[a..limit].rfind(' ').filter(|&p| p > 0).map(|p| a + p))
-                    .unwrap_or(limit);
-                let cut = if cut <= a {
-                    floor_boundary(text, a + HARD_MAX).max(a + 1)
-                } else {
-                    cut
-                };
-                let cut = floor_boundary(text, cut)
-                    .max(a + text[a..].chars().next().map_or(1, char::len_utf8));
-                pieces.push((a, cut));
-                a = cut;
-                while a < e && text[a..].starts_with(char::is_whitespace) {
-                    a += text[a..].chars().next().map_or(1, char::len_utf8);
-                }
-            }
-            if a < e {
-                pieces.push((a, e));
-            }
+            cut_paragraph(text, s, e, &mut |a, b| pieces.push((a, b)));
         }
         let mut out: Vec<(usize, usize)> = Vec::new();
         for (s, e) in pieces {
